@@ -1,0 +1,56 @@
+//===- BytecodeDecoder.h - Internal decoder state ---------------*- C++ -*-===//
+//
+// Internal to the bytecode reader: the Decoder fills a BytecodeFile section by
+// section. Split over BytecodeReader.cpp (container, tables, resources),
+// BytecodeIR.cpp (the IR walk) and BuiltinAttrDecoder.cpp (builtin entries).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AIMODEL_ASSET_BYTECODEDECODER_H
+#define AIMODEL_ASSET_BYTECODEDECODER_H
+
+#include "asset/BytecodeReader.h"
+#include "asset/BytecodeStream.h"
+
+namespace aimodel::bytecode {
+
+class Decoder {
+public:
+  explicit Decoder(BytecodeFile &file)
+      : file(file),
+        data(reinterpret_cast<const uint8_t *>(file.buffer_->getBufferStart())),
+        size(file.buffer_->getBufferSize()) {}
+
+  llvm::Error decode();
+
+  // Section decoders (BytecodeReader.cpp).
+  llvm::Error decodeHeaderAndSections();
+  llvm::Error decodeStrings(Span section);
+  llvm::Error decodeDialects(Span section);
+  llvm::Error decodeAttrTypeOffsets(Span offsets, Span entries);
+  llvm::Error decodeProperties(Span section);
+  llvm::Error decodeResources(Span offsets, Span entries);
+  llvm::Error decodeResourceEntry(ByteCursor &entryCursor, ResourceEntry &entry);
+
+  // BuiltinAttrDecoder.cpp.
+  llvm::Error decodeBuiltinAttributes();
+  llvm::Error decodeBuiltinAttr(uint64_t index, DecodedAttr &out);
+  void resolveAttrStrings();
+
+  // BytecodeIR.cpp.
+  llvm::Error decodeIR(Span section);
+
+  ByteCursor cursor(Span span) const { return ByteCursor(data, span); }
+  llvm::Error readString(ByteCursor &cur, llvm::StringRef &str);
+  llvm::Error readDialectIndex(ByteCursor &cur, uint64_t &index);
+
+  BytecodeFile &file;
+  const uint8_t *data;
+  uint64_t size;
+  /// Index of the `builtin` dialect, or kNone.
+  uint64_t builtinDialect = kNone;
+};
+
+} // namespace aimodel::bytecode
+
+#endif // AIMODEL_ASSET_BYTECODEDECODER_H

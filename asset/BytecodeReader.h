@@ -1,0 +1,353 @@
+//===- BytecodeReader.h - Dialect-agnostic MLIR bytecode decoder -*- C++ -*-===//
+//
+// Decodes the container of an MLIR bytecode file (format version 5 or 6, as
+// written by MLIR 22) without knowing any dialect: strings, dialects and op
+// names, the attribute/type table, the whole IR tree (including isolated
+// regions stored in nested, lazily loadable IR sections), properties and
+// resources. Real Core AI files use Apple's private dialects (`aicode`, `mps`,
+// ...) that stock MLIR cannot read; this reader keeps every dialect-specific
+// encoding as an opaque byte span, hashed so that two files can be compared.
+// Builtin attributes (locations, arrays, dictionaries, strings, ...) are
+// decoded since the audit needs them.
+//
+// Nothing is copied out of the file: strings are StringRefs into the buffer
+// and every payload (entry encodings, native properties, resource blobs,
+// dense element data) is a Span of file offsets. The BytecodeFile owns the
+// buffer, so views live as long as the BytecodeFile.
+//
+// Bad input never crashes: every failure is an llvm::Error whose message is
+// "byte <offset>: <what>" with the absolute offset in the file.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AIMODEL_ASSET_BYTECODEREADER_H
+#define AIMODEL_ASSET_BYTECODEREADER_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace aimodel::bytecode {
+
+/// A byte range of the file (absolute offsets).
+struct Span {
+  uint64_t offset = 0;
+  uint64_t size = 0;
+  uint64_t end() const { return offset + size; }
+  bool operator==(const Span &other) const {
+    return offset == other.offset && size == other.size;
+  }
+};
+
+/// Marks an absent index (location, attribute, type, parent, ...).
+inline constexpr uint64_t kNone = ~uint64_t(0);
+inline constexpr uint32_t kNoIndex = ~uint32_t(0);
+
+/// Section ids (upstream mlir/Bytecode/Encoding.h).
+enum SectionId : uint8_t {
+  kStringSection = 0,
+  kDialectSection = 1,
+  kAttrTypeSection = 2,
+  kAttrTypeOffsetSection = 3,
+  kIRSection = 4,
+  kResourceSection = 5,
+  kResourceOffsetSection = 6,
+  kDialectVersionsSection = 7,
+  kPropertiesSection = 8,
+  kNumSectionIds = 9,
+};
+
+/// One section header as found in the file.
+struct SectionInfo {
+  uint8_t id = 0;
+  uint64_t headerOffset = 0; ///< offset of the id byte
+  uint64_t alignment = 1;    ///< 1 when the section is not aligned
+  Span data;                 ///< section payload (after header and padding)
+};
+
+struct Dialect {
+  llvm::StringRef name;
+  /// Payload of the dialect's version entry (a nested DialectVersions
+  /// section); opaque since only the dialect knows its encoding.
+  std::optional<Span> versionBlob;
+};
+
+struct OpName {
+  uint32_t dialect = 0;
+  llvm::StringRef name; ///< without the dialect prefix
+  bool isRegistered = false; ///< was the op registered when it was written
+};
+
+/// Kinds of attribute entries. Values 0..22 equal the builtin dialect's
+/// bytecode codes (mlir/IR/BuiltinDialectBytecode.td in MLIR 22).
+enum class AttrKind : uint8_t {
+  Array = 0,
+  Dictionary = 1,
+  String = 2,
+  StringWithType = 3,
+  FlatSymbolRef = 4,
+  SymbolRef = 5,
+  Type = 6,
+  Unit = 7,
+  Integer = 8,
+  Float = 9,
+  CallSiteLoc = 10,
+  FileLineColLoc = 11,
+  FusedLoc = 12,
+  FusedLocWithMetadata = 13,
+  NameLoc = 14,
+  UnknownLoc = 15,
+  DenseResourceElements = 16,
+  DenseArray = 17,
+  DenseIntOrFPElements = 18,
+  DenseStringElements = 19, ///< kept opaque (only typeIndex decoded)
+  SparseElements = 20,      ///< kept opaque (only typeIndex decoded)
+  Distinct = 21,
+  FileLineColRange = 22, ///< MLIR 22: non-point file ranges
+  OtherBuiltin,  ///< builtin, custom-encoded, unknown code
+  Asm,           ///< any dialect, stored as textual assembly (see asmText)
+  DialectOpaque, ///< custom-encoded by a non-builtin dialect: not decoded
+};
+
+llvm::StringRef attrKindName(AttrKind kind);
+
+/// A dictionary member: both are attribute indices (name is a StringAttr).
+struct NamedAttrRef {
+  uint64_t name = kNone;
+  uint64_t value = kNone;
+};
+
+/// The decoded structure of one attribute entry. Fields not listed for a
+/// kind keep their defaults. All references are indices into the attribute
+/// (or type) table, never pointers, so decoding is flat and cycle-free.
+struct DecodedAttr {
+  AttrKind kind = AttrKind::DialectOpaque;
+  /// Array: elements; FusedLoc/FusedLocWithMetadata: locations;
+  /// SymbolRef: nested FlatSymbolRefAttrs; FileLineColRange: raw line/col
+  /// varints as stored (0 to 4 values).
+  std::vector<uint64_t> elements;
+  std::vector<NamedAttrRef> namedAttrs; ///< Dictionary members
+  /// StringAttr index: FileLineCol* filename, NameLoc name, (Flat)SymbolRef
+  /// root reference.
+  uint64_t nameAttr = kNone;
+  /// Text of String/StringWithType, or the text of `nameAttr` when that is
+  /// a builtin string.
+  llvm::StringRef str;
+  /// Type index: Type, StringWithType, Integer, Float, Dense* element/shaped
+  /// type.
+  uint64_t typeIndex = kNone;
+  uint64_t childLoc = kNone;  ///< NameLoc child location; CallSite callee
+  uint64_t callerLoc = kNone; ///< CallSite caller
+  /// FusedLocWithMetadata metadata; Distinct referenced attribute.
+  uint64_t metadata = kNone;
+  uint64_t line = 0, column = 0; ///< FileLineColLoc
+  /// Integer (width <= 64) / Float (f16, bf16, f32, f64): raw bits,
+  /// sign-extended for integers of width > 8.
+  std::optional<uint64_t> bits;
+  /// DenseArray / DenseIntOrFPElements raw data (never copied).
+  Span payload;
+  uint64_t denseArraySize = 0; ///< DenseArray element count
+  /// DenseResourceElements: index into BytecodeFile::dialectResourceHandles.
+  uint64_t resourceHandle = kNone;
+};
+
+/// One attribute or type entry of the AttrType section.
+struct AttrTypeEntry {
+  uint32_t dialect = 0;
+  Span encoding; ///< the entry's bytes in the AttrType section
+  bool hasCustomEncoding = false;
+  /// xxh3 of (dialect name, NUL, custom flag, bytes): equal hashes mean the
+  /// entries can be exchanged between files without being understood (as
+  /// long as the tables they refer to agree).
+  uint64_t contentHash = 0;
+};
+
+/// What an operand refers to.
+struct ValueRef {
+  /// Index as written: the value's number in its isolated-from-above scope.
+  uint64_t id = 0;
+  bool isBlockArgument = false;
+  uint32_t owner = kNoIndex; ///< defining op index, or block index
+  uint32_t number = 0;       ///< result number, or argument number
+};
+
+struct BlockArgument {
+  uint64_t type = kNone;
+  /// Location attribute index; kNone when elided (an unknown location).
+  uint64_t location = kNone;
+};
+
+struct Block {
+  uint32_t parentRegion = kNoIndex; ///< kNoIndex for the IR section's root
+  std::vector<BlockArgument> arguments;
+  uint64_t firstArgumentValueId = 0;
+  std::vector<uint32_t> operations; ///< op indices, in order
+};
+
+struct Region {
+  uint32_t parentOp = kNoIndex;
+  uint32_t indexInParent = 0;
+  uint64_t numValues = 0; ///< values defined directly in this region
+  std::vector<uint32_t> blocks;
+};
+
+enum class PropertiesForm : uint8_t {
+  None,
+  Attribute, ///< unregistered op: properties are an attribute index
+  Native,    ///< registered op: dialect-encoded blob in the Properties section
+};
+
+struct Operation {
+  uint32_t name = 0;           ///< index into opNames()
+  uint64_t location = kNone;   ///< attribute index
+  uint64_t attrDict = kNone;   ///< attribute index, kNone when absent
+  PropertiesForm propertiesForm = PropertiesForm::None;
+  uint64_t propertiesAttr = kNone;  ///< PropertiesForm::Attribute
+  uint64_t propertiesIndex = kNone; ///< PropertiesForm::Native: table index
+  Span propertiesBlob;              ///< PropertiesForm::Native: raw bytes
+  std::vector<uint64_t> resultTypes; ///< type indices
+  uint64_t firstResultValueId = 0;
+  std::vector<ValueRef> operands;
+  std::vector<uint32_t> successors; ///< block indices
+  bool hasUseListOrders = false;
+  std::vector<uint32_t> regions; ///< region indices
+  /// The regions are isolated from above; since bytecode v2 all of them are
+  /// stored in one nested IR section (`nestedSection`).
+  bool regionsIsolated = false;
+  std::optional<Span> nestedSection;
+  uint32_t parentBlock = 0; ///< block index (0 = the IR section's root block)
+  uint32_t depth = 0;       ///< region nesting depth (0 = top level)
+  uint64_t offset = 0;      ///< file offset where the op's encoding starts
+};
+
+enum class ResourceKind : uint8_t { Blob = 0, Bool = 1, String = 2 };
+
+struct ResourceEntry {
+  llvm::StringRef key;
+  ResourceKind kind = ResourceKind::Blob;
+  Span entry; ///< the whole entry in the Resource section
+  /// Blob: the data (after alignment padding) — never copied; Bool: 1 byte.
+  Span data;
+  uint64_t alignment = 1; ///< Blob
+  bool boolValue = false; ///< Bool
+  llvm::StringRef stringValue; ///< String
+};
+
+struct ResourceGroup {
+  llvm::StringRef name; ///< dialect name or external provider key
+  bool isExternal = false;
+  uint32_t dialect = kNoIndex; ///< for dialect groups
+  std::vector<ResourceEntry> entries;
+};
+
+class BytecodeFile {
+public:
+  /// Maps `path` (no copy) and decodes it. Errors: "byte N: ..." for
+  /// malformed content, or the OS error for I/O.
+  static llvm::Expected<std::unique_ptr<BytecodeFile>> open(llvm::StringRef path);
+  static llvm::Expected<std::unique_ptr<BytecodeFile>>
+  fromBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer);
+
+  static constexpr uint64_t kMaxSupportedVersion = 6;
+  static constexpr uint64_t kMinSupportedVersion = 5;
+  static constexpr unsigned kMaxRegionDepth = 1000;
+
+  // --- Header ---------------------------------------------------------------
+  uint64_t version() const { return version_; }
+  llvm::StringRef producer() const { return producer_; }
+  llvm::StringRef bytes() const { return buffer_->getBuffer(); }
+  llvm::StringRef bytesOf(Span span) const {
+    return bytes().substr(span.offset, span.size);
+  }
+  /// Top-level sections in file order.
+  llvm::ArrayRef<SectionInfo> sections() const { return sections_; }
+  const SectionInfo *section(SectionId id) const;
+
+  // --- Strings, dialects, op names ------------------------------------------
+  llvm::ArrayRef<llvm::StringRef> strings() const { return strings_; }
+  llvm::ArrayRef<Dialect> dialects() const { return dialects_; }
+  std::vector<llvm::StringRef> dialectNames() const;
+  llvm::ArrayRef<OpName> opNames() const { return opNames_; }
+  /// "dialect.opname" of op name `index`.
+  std::string fullOpName(uint64_t index) const;
+
+  // --- Attributes and types --------------------------------------------------
+  llvm::ArrayRef<AttrTypeEntry> attributes() const { return attributes_; }
+  llvm::ArrayRef<AttrTypeEntry> types() const { return types_; }
+  llvm::StringRef attrDialectName(uint64_t index) const;
+  /// Textual form of a non-custom-encoded entry (without the trailing NUL);
+  /// empty for custom-encoded entries.
+  llvm::StringRef attrAsmText(uint64_t index) const;
+  llvm::StringRef typeAsmText(uint64_t index) const;
+  const DecodedAttr &decodedAttr(uint64_t index) const {
+    return decoded_[index];
+  }
+  AttrKind attrKind(uint64_t index) const { return decoded_[index].kind; }
+  /// True for builtin location attributes.
+  bool isLocation(uint64_t index) const;
+  /// Visits `root` and every location nested in it (CallSite, Fused, Name
+  /// children; not FusedLoc metadata) once each, with an explicit worklist.
+  void forEachNestedLocation(uint64_t root,
+                             const std::function<void(uint64_t)> &fn) const;
+  /// Builtin type code of a custom-encoded builtin type (e.g. 0 = integer),
+  /// or nullopt.
+  std::optional<uint64_t> builtinTypeCode(uint64_t typeIndex) const;
+
+  // --- IR -------------------------------------------------------------------
+  /// All operations in pre-order (an op precedes the ops of its regions).
+  llvm::ArrayRef<Operation> operations() const { return ops_; }
+  llvm::ArrayRef<Region> regions() const { return regions_; }
+  /// Block 0 is the IR section's root block holding the top-level op(s).
+  llvm::ArrayRef<Block> blocks() const { return blocks_; }
+  uint64_t totalOps() const { return ops_.size(); }
+  std::map<std::string, uint64_t> opCounts() const;
+
+  // --- Properties -----------------------------------------------------------
+  /// Native properties blobs, by properties index (size prefix excluded).
+  llvm::ArrayRef<Span> properties() const { return properties_; }
+
+  // --- Resources ------------------------------------------------------------
+  llvm::ArrayRef<ResourceGroup> resourceGroups() const { return resourceGroups_; }
+  /// Handles of dialect resources in declaration order (what a
+  /// DenseResourceElements attribute's handle index refers to):
+  /// (group index, entry index).
+  llvm::ArrayRef<std::pair<uint32_t, uint32_t>> dialectResourceHandles() const {
+    return dialectResourceHandles_;
+  }
+
+private:
+  friend class Decoder;
+  BytecodeFile() = default;
+
+  std::unique_ptr<llvm::MemoryBuffer> buffer_;
+  uint64_t version_ = 0;
+  llvm::StringRef producer_;
+  std::vector<SectionInfo> sections_;
+  std::vector<llvm::StringRef> strings_;
+  std::vector<Dialect> dialects_;
+  std::vector<OpName> opNames_;
+  std::vector<AttrTypeEntry> attributes_, types_;
+  std::vector<DecodedAttr> decoded_;
+  std::vector<Operation> ops_;
+  std::vector<Region> regions_;
+  std::vector<Block> blocks_;
+  std::vector<Span> properties_;
+  std::vector<ResourceGroup> resourceGroups_;
+  std::vector<std::pair<uint32_t, uint32_t>> dialectResourceHandles_;
+};
+
+/// True when `bytes` starts with the MLIR bytecode magic "ML\xEFR".
+bool looksLikeBytecode(llvm::StringRef bytes);
+
+} // namespace aimodel::bytecode
+
+#endif // AIMODEL_ASSET_BYTECODEREADER_H

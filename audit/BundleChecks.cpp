@@ -1,0 +1,298 @@
+//===- BundleChecks.cpp - Checks on one bundle directory ------------------===//
+//
+// What metadata and hashes can show about a bundle. Each check reads what it
+// needs through asset/ (never following symlinks) and turns problems into
+// findings; nothing here can fail the run.
+//
+//===----------------------------------------------------------------------===//
+
+#include "audit/Audit.h"
+
+#include "asset/Bundle.h"
+#include "asset/FileReading.h"
+#include "asset/Metadata.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <set>
+#include <unistd.h>
+
+using namespace aimodel;
+using namespace aimodel::audit;
+using asset::BundleKind;
+using asset::DirEntry;
+
+namespace {
+
+/// Collects the findings of one bundle.
+class BundleAuditor {
+public:
+  BundleAuditor(const asset::FoundBundle &found) : found(found) {
+    report.path = found.path;
+    report.kind = found.kind;
+  }
+
+  BundleReport run();
+
+private:
+  void add(const Rule &rule, std::string message, std::string file = "") {
+    report.findings.push_back(
+        {&rule, rule.severity, std::move(message), std::move(file)});
+  }
+
+  const DirEntry *entry(llvm::StringRef name) const {
+    for (const DirEntry &e : entries)
+      if (e.name == name)
+        return &e;
+    return nullptr;
+  }
+
+  std::string member(llvm::StringRef name) const {
+    return asset::joinPath(found.path, name);
+  }
+
+  void checkSymlinks();
+  void checkAsset();
+  void checkBundleDir();
+  std::optional<nlohmann::json> checkMetadata(const std::string &name);
+  void checkAssetVersion(const nlohmann::json &metadata);
+  void checkHash(const asset::AssetLayout &layout);
+  void checkUnexpected(const std::set<std::string> &known);
+
+  const asset::FoundBundle &found;
+  std::vector<DirEntry> entries;
+  BundleReport report;
+};
+
+} // namespace
+
+BundleReport BundleAuditor::run() {
+  if (found.entryType == DirEntry::Type::Symlink) {
+    add(rules::Symlink,
+        llvm::formatv("bundle is a symlink to '{0}'; not followed",
+                      found.symlinkTarget));
+    return std::move(report);
+  }
+  if (found.entryType != DirEntry::Type::Directory) {
+    add(rules::MissingFile, "bundle path is not a directory");
+    return std::move(report);
+  }
+  llvm::Expected<std::vector<DirEntry>> listed = asset::listDirectory(found.path);
+  if (!listed) {
+    add(rules::MissingFile, "bundle directory cannot be read: " +
+                                llvm::toString(listed.takeError()));
+    return std::move(report);
+  }
+  entries = std::move(*listed);
+  checkSymlinks();
+  if (found.kind == BundleKind::BundleDir)
+    checkBundleDir();
+  else
+    checkAsset();
+  std::stable_sort(report.findings.begin(), report.findings.end(),
+                   [](const Finding &a, const Finding &b) {
+                     return std::tie(a.rule->id, a.file, a.message) <
+                            std::tie(b.rule->id, b.file, b.message);
+                   });
+  return std::move(report);
+}
+
+void BundleAuditor::checkSymlinks() {
+  // Bundle folders hold whole assets; those are audited on their own.
+  if (found.kind == BundleKind::BundleDir) {
+    for (const DirEntry &e : entries)
+      if (e.type == DirEntry::Type::Symlink && e.name == "metadata.json")
+        add(rules::Symlink,
+            llvm::formatv("symlink to '{0}'; not followed", e.symlinkTarget),
+            e.name);
+    return;
+  }
+  for (const DirEntry &link : asset::findSymlinksBelow(found.path))
+    add(rules::Symlink,
+        llvm::formatv("symlink to '{0}'; not followed", link.symlinkTarget),
+        link.name);
+}
+
+std::optional<nlohmann::json>
+BundleAuditor::checkMetadata(const std::string &name) {
+  const DirEntry *e = entry(name);
+  if (!e) {
+    add(rules::MissingFile, name + " is missing", name);
+    return std::nullopt;
+  }
+  if (e->type == DirEntry::Type::Symlink)
+    return std::nullopt; // reported as AIM010
+  asset::MetadataResult parsed = asset::loadMetadata(member(name));
+  if (!parsed.object) {
+    add(rules::UnreadableMetadata, name + " " + parsed.message, name);
+    return std::nullopt;
+  }
+  return std::move(parsed.object);
+}
+
+void BundleAuditor::checkAssetVersion(const nlohmann::json &metadata) {
+  auto it = metadata.find("assetVersion");
+  if (it == metadata.end())
+    add(rules::UnknownAssetVersion, "metadata.json has no assetVersion",
+        "metadata.json");
+  else if (!it->is_string() || it->get<std::string>() != "2.0")
+    add(rules::UnknownAssetVersion,
+        "assetVersion is " + it->dump(-1, ' ', false,
+                                      nlohmann::json::error_handler_t::replace) +
+            ", expected \"2.0\"",
+        "metadata.json");
+}
+
+void BundleAuditor::checkHash(const asset::AssetLayout &layout) {
+  const DirEntry *hashEntry = entry(layout.hash);
+  const DirEntry *irEntry = layout.ir.empty() ? nullptr : entry(layout.ir);
+  if (!hashEntry) {
+    add(rules::HashMismatch, layout.hash + " is missing", layout.hash);
+    return;
+  }
+  if (hashEntry->type == DirEntry::Type::Symlink)
+    return; // reported as AIM010
+  llvm::Expected<std::string> stored =
+      asset::readSmallFile(member(layout.hash), 4096);
+  if (!stored) {
+    add(rules::HashMismatch,
+        layout.hash + " " + llvm::toString(stored.takeError()), layout.hash);
+    return;
+  }
+  if (stored->size() != 32) {
+    add(rules::HashMismatch,
+        llvm::formatv("{0} is {1} bytes, expected 32 raw bytes of SHA-256",
+                      layout.hash, stored->size()),
+        layout.hash);
+    return;
+  }
+  if (!irEntry || irEntry->type != DirEntry::Type::File)
+    return; // nothing to compare against: reported as AIM004 / AIM010
+  llvm::Expected<asset::Sha256Digest> actual =
+      asset::sha256File(member(layout.ir));
+  if (!actual) {
+    add(rules::MissingFile,
+        layout.ir + " " + llvm::toString(actual.takeError()), layout.ir);
+    return;
+  }
+  llvm::ArrayRef<uint8_t> storedBytes(
+      reinterpret_cast<const uint8_t *>(stored->data()), stored->size());
+  if (storedBytes != llvm::ArrayRef<uint8_t>(*actual))
+    add(rules::HashMismatch,
+        llvm::formatv("{0} does not match {1}: it holds {2}, the file's "
+                      "SHA-256 is {3}",
+                      layout.hash, layout.ir, asset::toHex(storedBytes),
+                      asset::toHex(*actual)),
+        layout.hash);
+}
+
+void BundleAuditor::checkUnexpected(const std::set<std::string> &known) {
+  for (const DirEntry &e : entries) {
+    if (known.count(e.name) || e.type == DirEntry::Type::Symlink)
+      continue;
+    add(rules::UnexpectedFile,
+        llvm::formatv("unexpected {0} '{1}' in a .{2}",
+                      e.type == DirEntry::Type::Directory ? "folder" : "file",
+                      e.name, asset::bundleKindName(found.kind)),
+        e.name);
+  }
+}
+
+void BundleAuditor::checkAsset() {
+  asset::AssetLayout layout =
+      asset::resolveAssetLayout(found.kind, found.path, entries);
+  if (layout.ir.empty())
+    add(rules::MissingFile, layout.problem);
+  else if (!entry(layout.ir))
+    add(rules::MissingFile, layout.ir + " is missing", layout.ir);
+  else if (const DirEntry *ir = entry(layout.ir);
+           ir->type != DirEntry::Type::File &&
+           ir->type != DirEntry::Type::Symlink)
+    add(rules::MissingFile, layout.ir + " is not a regular file", layout.ir);
+
+  if (std::optional<nlohmann::json> metadata = checkMetadata(layout.metadata)) {
+    checkAssetVersion(*metadata);
+    auto producer = metadata->find("producer");
+    if (producer != metadata->end() && producer->is_string())
+      report.producer = producer->get<std::string>();
+    else if (found.kind == BundleKind::Asset)
+      add(rules::MissingProducer,
+          producer == metadata->end()
+              ? "metadata.json has no producer: saved by coreai-core 1.0.0b1 "
+                "(coreai-torch 0.4.0) or a tool that never sets it; check the "
+                "IR for legacy debug locations"
+              : "metadata.json producer is not a string",
+          "metadata.json");
+  }
+  checkHash(layout);
+
+  std::set<std::string> known{layout.metadata, layout.hash};
+  if (!layout.ir.empty())
+    known.insert(layout.ir);
+  known.insert(layout.optionalMembers.begin(), layout.optionalMembers.end());
+  checkUnexpected(known);
+}
+
+void BundleAuditor::checkBundleDir() {
+  std::optional<nlohmann::json> metadata = checkMetadata("metadata.json");
+  if (!metadata)
+    return;
+  auto version = metadata->find("metadata_version");
+  if (version == metadata->end() || !version->is_string() ||
+      version->get<std::string>() != "0.2")
+    add(rules::UnknownAssetVersion,
+        "metadata_version is " +
+            (version == metadata->end()
+                 ? std::string("missing")
+                 : version->dump(-1, ' ', false,
+                                 nlohmann::json::error_handler_t::replace)) +
+            ", expected \"0.2\"",
+        "metadata.json");
+  auto assets = metadata->find("assets");
+  if (assets == metadata->end() || !assets->is_object())
+    return;
+  for (auto &[role, value] : assets->items()) {
+    if (!value.is_string()) {
+      add(rules::MissingFile,
+          llvm::formatv("asset '{0}' is not a relative path string", role),
+          "metadata.json");
+      continue;
+    }
+    std::string relative = value.get<std::string>();
+    if (llvm::StringRef(relative).starts_with("/") ||
+        llvm::StringRef(relative).contains("..")) {
+      add(rules::MissingFile,
+          llvm::formatv("asset '{0}' path '{1}' leaves the bundle folder",
+                        role, relative),
+          "metadata.json");
+      continue;
+    }
+    if (::access(member(relative).c_str(), F_OK) == 0)
+      continue;
+    // Apple's loader accepts a compiled X.<arch>.aimodelc for a declared
+    // X.aimodel, so a folder holding only the compiled form is complete.
+    llvm::StringRef stem = asset::baseName(relative);
+    llvm::StringRef folder = llvm::StringRef(relative).drop_back(stem.size());
+    bool compiled = false;
+    if (stem.consume_back(".aimodel")) {
+      llvm::Expected<std::vector<DirEntry>> siblings =
+          asset::listDirectory(member(folder.empty() ? "." : folder));
+      if (siblings)
+        compiled = std::any_of(siblings->begin(), siblings->end(), [&](auto &e) {
+          llvm::StringRef n(e.name);
+          return n.starts_with((stem + ".").str()) && n.ends_with(".aimodelc");
+        });
+      else
+        llvm::consumeError(siblings.takeError());
+    }
+    if (!compiled)
+      add(rules::MissingFile,
+          llvm::formatv("asset '{0}' not found at '{1}'", role, relative),
+          relative);
+  }
+}
+
+BundleReport aimodel::audit::auditBundle(const asset::FoundBundle &bundle) {
+  return BundleAuditor(bundle).run();
+}

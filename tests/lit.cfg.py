@@ -1,0 +1,30 @@
+# lit configuration for aimodel's command-line tests.
+import os
+import lit.formats
+
+config.name = "aimodel"
+# bash, so RUN lines may loop over corpus files.
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.aimodel_obj_root, "tests")
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.aimodel_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
+# Output must not depend on the caller's terminal settings.
+for var in ["NO_COLOR", "PRE_COMMIT", "TERM"]:
+    config.environment.pop(var, None)
+
+config.substitutions.append(("%aimodel", os.path.join(config.aimodel_tools_dir, "aimodel")))
+config.substitutions.append(("%fixtures", config.aimodel_fixtures_dir))
+config.substitutions.append(("%srcroot", config.aimodel_src_root))
+config.substitutions.append(("%shared", config.aimodel_shared_dir))
+
+# Tests reading ../shared skip cleanly when it is absent.
+if os.path.isdir(os.path.join(config.aimodel_shared_dir, "corpus")):
+    config.available_features.add("shared-corpus")
+
+import shutil
+if shutil.which("script"):
+    config.available_features.add("script")
