@@ -27,12 +27,13 @@
 
 #include "asset/BytecodeDecoder.h"
 
+#include <map>
 #include <unordered_map>
 
 using namespace aimodel::bytecode;
 using llvm::Error;
 
-namespace {
+namespace aimodel::bytecode::irwalk {
 
 enum OpMask : uint8_t {
   kHasAttrs = 0x01,
@@ -57,11 +58,20 @@ struct ForwardUse {
   uint64_t offset; ///< where the operand was read, for errors
 };
 
-/// Values of one isolated-from-above scope.
+/// Values of one isolated-from-above scope. Ids are only reserved by a
+/// counter and slots exist only once defined, so a region that claims many
+/// values costs nothing until bytes actually define them.
 struct ValueScope {
-  std::vector<ValueSlot> values;
+  uint64_t reservedEnd = 0;      ///< ids [0, reservedEnd) are reserved
   std::vector<uint64_t> nextIds; ///< next id to define, per open region
-  std::unordered_map<uint64_t, std::vector<ForwardUse>> forwardUses;
+  std::unordered_map<uint64_t, ValueSlot> defined;
+  std::map<uint64_t, std::vector<ForwardUse>> forwardUses;
+};
+
+struct PendingSuccessor {
+  uint32_t op;
+  uint32_t successor;
+  uint64_t localBlock;
 };
 
 /// Progress through the regions of one op (or the root block).
@@ -72,10 +82,13 @@ struct RegionWalk {
   bool isolated = false;
   uint32_t depth = 0; ///< depth of the ops inside these regions
   size_t nextRegion = 0, numRegions = 0;
-  // The region being decoded.
+  // The region being decoded. Blocks are created as their headers are read
+  // (not when the block count is read), so a bogus count cannot allocate.
   bool inRegion = false;
-  std::vector<uint32_t> blocks; ///< global block indices of the region
-  size_t curBlock = 0;
+  uint32_t region = kNoIndex;
+  uint64_t numBlocks = 0;
+  std::vector<uint32_t> blocks; ///< global indices of the blocks read so far
+  std::vector<PendingSuccessor> successors; ///< resolved at region end
   uint64_t numOpsRemaining = 0;
   uint64_t numValues = 0;
 };
@@ -88,13 +101,13 @@ public:
 
 private:
   Error step(bool &pushedChild);
-  Error startRegion(RegionWalk &walk, uint32_t region);
+  Error startRegion(RegionWalk &walk);
   Error finishRegion(RegionWalk &walk);
   Error parseBlockHeader(RegionWalk &walk);
   Error parseOp(RegionWalk &walk, uint32_t &opIndex, uint64_t &numRegions,
                 bool &isolated);
   Error skipUseListOrders(ByteCursor &cur, uint64_t numValues);
-  Error reserveValues(ByteCursor &cur, uint64_t numValues);
+  void reserveValues(uint64_t numValues);
   Error defineValues(ByteCursor &cur, uint64_t count, bool isBlockArgument,
                      uint32_t owner, uint64_t &firstId);
   Error popScope();
@@ -103,10 +116,11 @@ private:
   BytecodeFile &file;
   std::vector<RegionWalk> stack;
   std::vector<ValueScope> scopes;
-  uint64_t liveReservedValues = 0;
 };
 
-} // namespace
+} // namespace aimodel::bytecode::irwalk
+
+using namespace aimodel::bytecode::irwalk;
 
 Error IRWalker::run(Span section) {
   ByteCursor rootCursor = decoder.cursor(section);
@@ -119,6 +133,7 @@ Error IRWalker::run(Span section) {
   root.isolated = true;
   root.numRegions = 1;
   root.inRegion = true;
+  root.numBlocks = 1;
   root.blocks = {0};
   stack.push_back(std::move(root));
   if (auto err = parseBlockHeader(stack.back()))
@@ -149,8 +164,7 @@ Error IRWalker::step(bool &pushedChild) {
        ++stack[walkIndex].nextRegion) {
     RegionWalk *walk = &stack[walkIndex];
     if (!walk->inRegion) {
-      uint32_t region = file.ops_[walk->op].regions[walk->nextRegion];
-      if (auto err = startRegion(*walk, region))
+      if (auto err = startRegion(*walk))
         return err;
       if (!walk->inRegion)
         continue; // Empty region.
@@ -193,7 +207,7 @@ Error IRWalker::step(bool &pushedChild) {
         pushedChild = true;
         return Error::success();
       }
-      if (++walk->curBlock == walk->blocks.size())
+      if (walk->blocks.size() == walk->numBlocks)
         break;
       if (auto err = parseBlockHeader(*walk))
         return err;
@@ -204,47 +218,51 @@ Error IRWalker::step(bool &pushedChild) {
   return Error::success();
 }
 
-Error IRWalker::startRegion(RegionWalk &walk, uint32_t region) {
+Error IRWalker::startRegion(RegionWalk &walk) {
+  // Region records are created when reached, in the op's region order.
+  uint32_t region = uint32_t(file.regions_.size());
+  file.regions_.emplace_back();
+  file.regions_.back().parentOp = walk.op;
+  file.regions_.back().indexInParent = uint32_t(walk.nextRegion);
+  file.ops_[walk.op].regions.push_back(region);
+
   ByteCursor &cur = *walk.cur;
-  uint64_t numBlocks;
-  if (auto err = cur.readCount(numBlocks, "block"))
+  if (auto err = cur.readCount(walk.numBlocks, "block"))
     return err;
-  if (numBlocks == 0)
+  if (walk.numBlocks == 0)
     return Error::success();
-  uint64_t numValues;
-  if (auto err = cur.readCount(numValues, "region value"))
+  if (auto err = cur.readCount(walk.numValues, "region value"))
     return err;
-  if (auto err = reserveValues(cur, numValues))
-    return err;
-  walk.numValues = numValues;
+  reserveValues(walk.numValues);
+  file.regions_[region].numValues = walk.numValues;
+  walk.region = region;
   walk.blocks.clear();
-  for (uint64_t i = 0; i < numBlocks; ++i) {
-    walk.blocks.push_back(uint32_t(file.blocks_.size()));
-    file.blocks_.emplace_back();
-    file.blocks_.back().parentRegion = region;
-  }
-  file.regions_[region].numValues = numValues;
-  file.regions_[region].blocks = walk.blocks;
+  walk.successors.clear();
   walk.inRegion = true;
-  walk.curBlock = 0;
   return parseBlockHeader(walk);
 }
 
 Error IRWalker::finishRegion(RegionWalk &walk) {
   walk.inRegion = false;
+  for (const PendingSuccessor &pending : walk.successors)
+    file.ops_[pending.op].successors[pending.successor] =
+        walk.blocks[pending.localBlock];
+  walk.successors.clear();
+  if (walk.region != kNoIndex)
+    file.regions_[walk.region].blocks = walk.blocks;
+
   ValueScope &scope = scopes.back();
-  uint64_t newSize = scope.values.size() - walk.numValues;
+  uint64_t base = scope.reservedEnd - walk.numValues;
   // Forward references into the released ids were never defined.
-  for (uint64_t id = newSize; id < scope.values.size(); ++id) {
-    auto it = scope.forwardUses.find(id);
-    if (it != scope.forwardUses.end())
-      return errorAt(it->second.front().offset,
-                     "operand refers to value " + llvm::Twine(id) +
-                         " that is never defined");
-  }
-  scope.values.resize(newSize);
+  auto unresolved = scope.forwardUses.lower_bound(base);
+  if (unresolved != scope.forwardUses.end())
+    return errorAt(unresolved->second.front().offset,
+                   "operand refers to value " + llvm::Twine(unresolved->first) +
+                       " that is never defined");
+  for (uint64_t id = base; id < scope.nextIds.back(); ++id)
+    scope.defined.erase(id);
+  scope.reservedEnd = base;
   scope.nextIds.pop_back();
-  liveReservedValues -= walk.numValues;
   walk.numValues = 0;
   return Error::success();
 }
@@ -261,17 +279,11 @@ Error IRWalker::popScope() {
   return Error::success();
 }
 
-Error IRWalker::reserveValues(ByteCursor &cur, uint64_t numValues) {
-  // Every live value is defined by distinct bytes of the file, so the total
-  // reserved at any time cannot exceed the file size.
-  if (numValues > decoder.size - liveReservedValues)
-    return cur.error("region reserves " + llvm::Twine(numValues) +
-                     " values, more than the file can define");
-  liveReservedValues += numValues;
+void IRWalker::reserveValues(uint64_t numValues) {
+  // No overflow: each count is bounded by the file size and so is the depth.
   ValueScope &scope = scopes.back();
-  scope.nextIds.push_back(scope.values.size());
-  scope.values.resize(scope.values.size() + numValues);
-  return Error::success();
+  scope.nextIds.push_back(scope.reservedEnd);
+  scope.reservedEnd += numValues;
 }
 
 Error IRWalker::defineValues(ByteCursor &cur, uint64_t count,
@@ -280,14 +292,13 @@ Error IRWalker::defineValues(ByteCursor &cur, uint64_t count,
   ValueScope &scope = scopes.back();
   uint64_t &nextId = scope.nextIds.back();
   firstId = nextId;
-  if (count > scope.values.size() - nextId)
+  if (count > scope.reservedEnd - nextId)
     return cur.error("value ids [" + llvm::Twine(nextId) + ", " +
                      llvm::Twine(nextId + count) +
                      ") exceed the ids reserved by the enclosing regions (" +
-                     llvm::Twine(scope.values.size()) + ")");
+                     llvm::Twine(scope.reservedEnd) + ")");
   for (uint64_t i = 0; i < count; ++i, ++nextId) {
-    ValueSlot &slot = scope.values[nextId];
-    slot = ValueSlot{true, isBlockArgument, owner, uint32_t(i)};
+    scope.defined[nextId] = ValueSlot{true, isBlockArgument, owner, uint32_t(i)};
     auto it = scope.forwardUses.find(nextId);
     if (it == scope.forwardUses.end())
       continue;
@@ -304,7 +315,15 @@ Error IRWalker::defineValues(ByteCursor &cur, uint64_t count,
 
 Error IRWalker::parseBlockHeader(RegionWalk &walk) {
   ByteCursor &cur = *walk.cur;
-  uint32_t blockIndex = walk.blocks[walk.curBlock];
+  uint32_t blockIndex;
+  if (walk.op == kNoIndex) {
+    blockIndex = 0; // The root block, created by run().
+  } else {
+    blockIndex = uint32_t(file.blocks_.size());
+    file.blocks_.emplace_back();
+    file.blocks_.back().parentRegion = walk.region;
+    walk.blocks.push_back(blockIndex);
+  }
   bool hasArgs;
   uint64_t countOffset = cur.offset();
   if (auto err = cur.readVarIntWithFlag(walk.numOpsRemaining, hasArgs))
@@ -375,7 +394,7 @@ Error IRWalker::skipUseListOrders(ByteCursor &cur, uint64_t numValues) {
 Error IRWalker::parseOp(RegionWalk &walk, uint32_t &opIndex,
                         uint64_t &numRegions, bool &isolated) {
   ByteCursor &cur = *walk.cur;
-  uint32_t blockIndex = walk.blocks[walk.curBlock];
+  uint32_t blockIndex = walk.blocks.back();
   Operation op;
   op.offset = cur.offset();
   op.parentBlock = blockIndex;
@@ -429,13 +448,13 @@ Error IRWalker::parseOp(RegionWalk &walk, uint32_t &opIndex,
     for (uint64_t i = 0; i < numOperands; ++i) {
       ValueRef &ref = op.operands[i];
       uint64_t operandOffset = cur.offset();
-      if (auto err = cur.readIndex(ref.id, scope.values.size(), "value"))
+      if (auto err = cur.readIndex(ref.id, scope.reservedEnd, "value"))
         return err;
-      const ValueSlot &slot = scope.values[ref.id];
-      if (slot.defined) {
-        ref.isBlockArgument = slot.isBlockArgument;
-        ref.owner = slot.owner;
-        ref.number = slot.number;
+      auto slot = scope.defined.find(ref.id);
+      if (slot != scope.defined.end()) {
+        ref.isBlockArgument = slot->second.isBlockArgument;
+        ref.owner = slot->second.owner;
+        ref.number = slot->second.number;
       } else {
         scope.forwardUses[ref.id].push_back(
             ForwardUse{opIndex, uint32_t(i), operandOffset});
@@ -446,11 +465,12 @@ Error IRWalker::parseOp(RegionWalk &walk, uint32_t &opIndex,
     uint64_t numSuccessors;
     if (auto err = cur.readCount(numSuccessors, "successor"))
       return err;
+    op.successors.assign(numSuccessors, kNoIndex);
     for (uint64_t i = 0; i < numSuccessors; ++i) {
       uint64_t successor;
-      if (auto err = cur.readIndex(successor, walk.blocks.size(), "successor block"))
+      if (auto err = cur.readIndex(successor, walk.numBlocks, "successor block"))
         return err;
-      op.successors.push_back(walk.blocks[successor]);
+      walk.successors.push_back(PendingSuccessor{opIndex, uint32_t(i), successor});
     }
   }
   if ((mask & kHasUseListOrders)) {
@@ -467,12 +487,6 @@ Error IRWalker::parseOp(RegionWalk &walk, uint32_t &opIndex,
       return errorAt(countOffset, "region count " + llvm::Twine(numRegions) +
                                       " exceeds the remaining data");
     op.regionsIsolated = isolated;
-    for (uint64_t i = 0; i < numRegions; ++i) {
-      op.regions.push_back(uint32_t(file.regions_.size()));
-      file.regions_.emplace_back();
-      file.regions_.back().parentOp = opIndex;
-      file.regions_.back().indexInParent = uint32_t(i);
-    }
   }
   uint64_t numResults = op.resultTypes.size();
   file.ops_.push_back(std::move(op));

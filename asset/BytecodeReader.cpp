@@ -251,7 +251,7 @@ Error Decoder::decodeAttrTypeOffsets(Span offsets, Span entries) {
         return errorAt(groupOffset, "dialect group of " +
                                         llvm::Twine(groupSize) +
                                         " entries overruns the table");
-      llvm::StringRef dialectName = file.dialects_[dialect].name;
+      uint64_t dialectHash = llvm::xxh3_64bits(file.dialects_[dialect].name);
       for (uint64_t i = 0; i < groupSize; ++i) {
         AttrTypeEntry &entry = table[next++];
         uint64_t sizeOffset = cur.offset();
@@ -265,14 +265,17 @@ Error Decoder::decodeAttrTypeOffsets(Span offsets, Span entries) {
         entry.dialect = uint32_t(dialect);
         entry.encoding = Span{entryOffset, entrySize};
         entryOffset += entrySize;
-        // Hash what identifies the entry independently of its position.
-        std::vector<uint8_t> key(dialectName.bytes_begin(),
-                                 dialectName.bytes_end());
-        key.push_back(0);
-        key.push_back(entry.hasCustomEncoding ? 1 : 0);
-        key.insert(key.end(), data + entry.encoding.offset,
-                   data + entry.encoding.end());
-        entry.contentHash = llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(key));
+        // Hash what identifies the entry independently of its position:
+        // xxh3 over (xxh3(dialect name), custom flag, xxh3(bytes)), stable
+        // across runs and machines (little-endian packing).
+        uint64_t parts[3] = {
+            dialectHash, entry.hasCustomEncoding ? 1u : 0u,
+            llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
+                data + entry.encoding.offset, entrySize))};
+        uint8_t packed[sizeof(parts)];
+        for (size_t i = 0; i < sizeof(packed); ++i)
+          packed[i] = uint8_t(parts[i / 8] >> (8 * (i % 8)));
+        entry.contentHash = llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(packed));
         // A textual entry is a NUL-terminated string.
         if (!entry.hasCustomEncoding &&
             (entrySize == 0 || data[entry.encoding.end() - 1] != 0))
@@ -380,6 +383,7 @@ Error Decoder::decodeResources(Span offsets, Span entries) {
                                        " points past the resource section");
       entry.kind = ResourceKind(kind);
       entry.entry = Span{entryOffset, entrySize};
+      entry.data = Span{entryOffset, 0};
       entryOffset += entrySize;
       if (!group.isExternal)
         file.dialectResourceHandles_.emplace_back(
@@ -446,8 +450,8 @@ BytecodeFile::fromBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer) {
   file->buffer_ = std::move(buffer);
   Decoder decoder(*file);
   if (auto err = decoder.decode())
-    return std::move(err);
-  return std::move(file);
+    return err;
+  return file;
 }
 
 const SectionInfo *BytecodeFile::section(SectionId id) const {

@@ -165,7 +165,7 @@ struct AttrTypeEntry {
   uint32_t dialect = 0;
   Span encoding; ///< the entry's bytes in the AttrType section
   bool hasCustomEncoding = false;
-  /// xxh3 of (dialect name, NUL, custom flag, bytes): equal hashes mean the
+  /// xxh3 of (xxh3(dialect name), custom flag, xxh3(bytes)): equal hashes mean the
   /// entries can be exchanged between files without being understood (as
   /// long as the tables they refer to agree).
   uint64_t contentHash = 0;
@@ -249,6 +249,10 @@ struct ResourceGroup {
   std::vector<ResourceEntry> entries;
 };
 
+namespace irwalk {
+class IRWalker;
+} // namespace irwalk
+
 class BytecodeFile {
 public:
   /// Maps `path` (no copy) and decodes it. Errors: "byte N: ..." for
@@ -326,6 +330,7 @@ public:
 
 private:
   friend class Decoder;
+  friend class irwalk::IRWalker;
   BytecodeFile() = default;
 
   std::unique_ptr<llvm::MemoryBuffer> buffer_;

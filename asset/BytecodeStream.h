@@ -43,7 +43,10 @@ public:
     return errorAt(offset(), what);
   }
 
+  // Out-parameters are always assigned first, so callers never see (and
+  // GCC never warns about) uninitialized values on the error path.
   llvm::Error readByte(uint8_t &value) {
+    value = 0;
     if (pos == end)
       return error("unexpected end of data");
     value = *pos++;
@@ -52,6 +55,7 @@ public:
 
   /// Takes `size` bytes and returns their file span without copying them.
   llvm::Error readSpan(uint64_t size, Span &span) {
+    span = Span{offset(), 0};
     if (size > remaining())
       return error("need " + llvm::Twine(size) + " bytes but only " +
                    llvm::Twine(remaining()) + " remain");
@@ -68,8 +72,9 @@ public:
   /// MLIR's prefix varint: the number of trailing zero bits of the first byte
   /// is the number of extra bytes; a zero first byte means 8 extra bytes.
   llvm::Error readVarInt(uint64_t &value) {
+    value = 0;
     uint64_t start = offset();
-    uint8_t first;
+    uint8_t first = 0;
     if (auto err = readByte(first))
       return err;
     if (first & 1) {
@@ -95,7 +100,8 @@ public:
 
   /// Zigzag-encoded signed varint.
   llvm::Error readSignedVarInt(int64_t &value) {
-    uint64_t raw;
+    value = 0;
+    uint64_t raw = 0;
     if (auto err = readVarInt(raw))
       return err;
     value = int64_t(raw >> 1) ^ -int64_t(raw & 1);
@@ -104,6 +110,7 @@ public:
 
   /// A varint whose low bit is a flag.
   llvm::Error readVarIntWithFlag(uint64_t &value, bool &flag) {
+    flag = false;
     if (auto err = readVarInt(value))
       return err;
     flag = value & 1;
@@ -158,7 +165,7 @@ public:
       return error("alignment " + llvm::Twine(alignment) +
                    " is not a power of two");
     while (offset() & (alignment - 1)) {
-      uint8_t padding;
+      uint8_t padding = 0;
       if (auto err = readByte(padding))
         return err;
       if (padding != 0xCB)
@@ -171,8 +178,8 @@ public:
   /// aligned sections a varint alignment followed by padding.
   llvm::Error readSection(SectionInfo &section) {
     section.headerOffset = offset();
-    uint8_t idAndAligned;
-    uint64_t length;
+    uint8_t idAndAligned = 0;
+    uint64_t length = 0;
     if (auto err = readByte(idAndAligned))
       return err;
     if (auto err = readVarInt(length))

@@ -24,6 +24,8 @@ enum ExitCode : int {
 using CommandRunner = std::function<int()>;
 
 CommandRunner addAuditCommand(CLI::App &app);
+CommandRunner addShowCommand(CLI::App &app);
+CommandRunner addStatsCommand(CLI::App &app);
 
 } // namespace aimodel::cli
 

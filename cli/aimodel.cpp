@@ -25,6 +25,8 @@ int main(int argc, char **argv) {
 
   std::map<std::string, CommandRunner> runners;
   runners["audit"] = addAuditCommand(app);
+  runners["show"] = addShowCommand(app);
+  runners["stats"] = addStatsCommand(app);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,60 @@
+//===- IRInputs.cpp - Which bytecode files a PATH stands for --------------===//
+
+#include "cli/IRInputs.h"
+
+#include "asset/Bundle.h"
+#include "asset/PathText.h"
+
+#include <algorithm>
+#include <sys/stat.h>
+
+using namespace aimodel;
+
+/// Every *.mpsgraph below `dir`, without following symlinks.
+static void findDelegateGraphs(const std::string &dir,
+                               std::vector<std::string> &out) {
+  std::vector<std::string> pending{dir};
+  std::vector<std::string> found;
+  while (!pending.empty()) {
+    std::string current = std::move(pending.back());
+    pending.pop_back();
+    llvm::Expected<std::vector<asset::DirEntry>> entries =
+        asset::listDirectory(current);
+    if (!entries) {
+      llvm::consumeError(entries.takeError());
+      continue;
+    }
+    for (const asset::DirEntry &e : *entries) {
+      std::string path = asset::joinPath(current, e.name);
+      if (e.type == asset::DirEntry::Type::Directory)
+        pending.push_back(path);
+      else if (e.type == asset::DirEntry::Type::File &&
+               llvm::StringRef(e.name).ends_with(".mpsgraph"))
+        found.push_back(path);
+    }
+  }
+  std::sort(found.begin(), found.end());
+  out.insert(out.end(), found.begin(), found.end());
+}
+
+llvm::Expected<std::vector<std::string>>
+aimodel::cli::irFilesOf(const std::string &path, bool withDelegates) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0)
+    return llvm::createStringError("%s: no such file or directory",
+                                   asset::printablePath(path).c_str());
+  if (!S_ISDIR(st.st_mode))
+    return std::vector<std::string>{path};
+  if (!asset::assetKindFromName(path))
+    return llvm::createStringError(
+        "%s: is a folder; expected a .aimodel/.aimodelc bundle or an IR file",
+        asset::printablePath(path).c_str());
+  llvm::Expected<std::string> ir = asset::assetIrPath(path);
+  if (!ir)
+    return llvm::createStringError("%s: %s", asset::printablePath(path).c_str(),
+                                   llvm::toString(ir.takeError()).c_str());
+  std::vector<std::string> files{*ir};
+  if (withDelegates)
+    findDelegateGraphs(path, files);
+  return files;
+}

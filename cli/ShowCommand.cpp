@@ -1,0 +1,70 @@
+//===- ShowCommand.cpp - `aimodel show` -----------------------------------===//
+
+#include "cli/Commands.h"
+#include "cli/IRInputs.h"
+
+#include "asset/IRImport.h"
+#include "asset/PathText.h"
+
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/OperationSupport.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <CLI/CLI.hpp>
+
+using namespace aimodel;
+using namespace aimodel::cli;
+
+namespace {
+struct ShowOptions {
+  std::string path;
+  bool debugInfo = false;
+  bool structure = false;
+};
+} // namespace
+
+CommandRunner aimodel::cli::addShowCommand(CLI::App &app) {
+  auto options = std::make_shared<ShowOptions>();
+  CLI::App *cmd = app.add_subcommand(
+      "show", "Print the IR of a bundle (its main mlirb) or of a bytecode or "
+              ".mlir file as MLIR generic text; private-dialect data prints "
+              "as opaque attributes.");
+  cmd->add_option("path", options->path, "Bundle, bytecode or .mlir file")
+      ->required();
+  cmd->add_flag("--debuginfo", options->debugInfo, "Print locations");
+  cmd->add_flag("--structure", options->structure,
+                "Print the dialect-neutral structure dump instead");
+
+  return [options]() -> int {
+    llvm::Expected<std::vector<std::string>> files =
+        irFilesOf(options->path, /*withDelegates=*/false);
+    if (!files) {
+      llvm::errs() << "aimodel show: error: "
+                   << llvm::toString(files.takeError()) << "\n";
+      return ExitInputError;
+    }
+    const std::string &file = files->front();
+    auto context = ir::makeImportContext();
+    std::unique_ptr<bytecode::BytecodeFile> bytes;
+    llvm::Expected<mlir::OwningOpRef<mlir::Operation *>> op =
+        ir::loadIR(file, *context, bytes);
+    if (!op) {
+      llvm::errs() << "aimodel show: error: " << asset::printablePath(file)
+                   << ": " << llvm::toString(op.takeError()) << "\n";
+      return ExitInputError;
+    }
+    if (options->structure) {
+      ir::printStructure(op->get(), llvm::outs());
+    } else {
+      mlir::OpPrintingFlags flags;
+      flags.printGenericOpForm()
+          .enableDebugInfo(options->debugInfo, /*prettyForm=*/false)
+          .elideLargeElementsAttrs(16)
+          .elideLargeResourceString(64);
+      op->get()->print(llvm::outs(), flags);
+      llvm::outs() << "\n";
+    }
+    return ExitClean;
+  };
+}
