@@ -140,7 +140,7 @@ Error Decoder::decodeStrings(Span section) {
     if (auto err = cur.readVarInt(stringSize))
       return err;
     // The sizes end where the data starts, so the data must stay beyond them.
-    if (stringSize == 0 || stringSize > dataEnd - cur.offset())
+    if (stringSize == 0 || cur.offset() > dataEnd || stringSize > dataEnd - cur.offset())
       return errorAt(sizeOffset, "string size " + llvm::Twine(stringSize) +
                                      " does not fit in the string section");
     uint64_t start = dataEnd - stringSize;

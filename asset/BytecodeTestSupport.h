@@ -47,8 +47,9 @@ inline std::string corpusPath(const std::string &relative) {
 inline bool haveCorpus() { return llvm::sys::fs::is_directory(sharedDir() + "/corpus"); }
 
 inline std::string findMlirOpt() {
+  // An explicit choice wins; if it is not runnable the tests skip.
   if (const char *env = std::getenv("AIMODEL_MLIR_OPT"))
-    return env;
+    return llvm::sys::fs::can_execute(env) ? std::string(env) : std::string();
 #ifdef AIMODEL_DEFAULT_MLIR_OPT
   if (llvm::sys::fs::can_execute(AIMODEL_DEFAULT_MLIR_OPT))
     return AIMODEL_DEFAULT_MLIR_OPT;

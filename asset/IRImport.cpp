@@ -119,6 +119,10 @@ private:
     return llvm::formatv("{0}:{1}:{2:x16}", what, bytes.size(),
                          llvm::xxh3_64bits(bytes));
   }
+  template <typename T, typename DecodeFn>
+  T memoised(uint64_t index, std::vector<T> &table, std::vector<bool> &busy,
+             llvm::ArrayRef<AttrTypeEntry> entries, const char *what,
+             DecodeFn decode);
   mlir::Attribute decodeAttribute(uint64_t index);
   mlir::Type decodeType(uint64_t index);
   mlir::Location location(uint64_t index);
@@ -252,45 +256,40 @@ SpanReader::readResourceHandle() {
 
 static constexpr unsigned kMaxAttrDepth = 256;
 
-mlir::Attribute Importer::attribute(uint64_t index) {
-  if (index >= attrs.size()) {
-    fail(llvm::formatv("attribute index {0} out of range", index));
+/// Memoised, cycle- and depth-checked materialisation of table entry
+/// `index` (attributes and types alike).
+template <typename T, typename DecodeFn>
+T Importer::memoised(uint64_t index, std::vector<T> &table,
+                     std::vector<bool> &busy,
+                     llvm::ArrayRef<AttrTypeEntry> entries, const char *what,
+                     DecodeFn decode) {
+  if (index >= table.size()) {
+    fail(llvm::formatv("{0} index {1} out of range", what, index));
     return {};
   }
-  if (attrs[index])
-    return attrs[index];
-  if (attrBusy[index] || depth >= kMaxAttrDepth) {
-    fail(llvm::formatv("byte {0}: attribute {1} refers to itself or nests "
-                       "too deep",
-                       file.attributes()[index].encoding.offset, index));
+  if (table[index])
+    return table[index];
+  if (busy[index] || depth >= kMaxAttrDepth) {
+    fail(llvm::formatv("byte {0}: {1} {2} refers to itself or nests too deep",
+                       entries[index].encoding.offset, what, index));
     return {};
   }
-  attrBusy[index] = true;
+  busy[index] = true;
   ++depth;
-  mlir::Attribute result = decodeAttribute(index);
+  T result = decode(index);
   --depth;
-  attrBusy[index] = false;
-  return attrs[index] = result;
+  busy[index] = false;
+  return table[index] = result;
+}
+
+mlir::Attribute Importer::attribute(uint64_t index) {
+  return memoised(index, attrs, attrBusy, file.attributes(), "attribute",
+                  [&](uint64_t i) { return decodeAttribute(i); });
 }
 
 mlir::Type Importer::type(uint64_t index) {
-  if (index >= types.size()) {
-    fail(llvm::formatv("type index {0} out of range", index));
-    return {};
-  }
-  if (types[index])
-    return types[index];
-  if (typeBusy[index] || depth >= kMaxAttrDepth) {
-    fail(llvm::formatv("byte {0}: type {1} refers to itself or nests too deep",
-                       file.types()[index].encoding.offset, index));
-    return {};
-  }
-  typeBusy[index] = true;
-  ++depth;
-  mlir::Type result = decodeType(index);
-  --depth;
-  typeBusy[index] = false;
-  return types[index] = result;
+  return memoised(index, types, typeBusy, file.types(), "type",
+                  [&](uint64_t i) { return decodeType(i); });
 }
 
 /// Parses the textual form MLIR stores for dialects without a bytecode
