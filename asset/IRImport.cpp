@@ -561,8 +561,12 @@ aimodel::ir::loadIR(llvm::StringRef path, mlir::MLIRContext &context,
   }
   std::string diagnostic;
   mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
-    if (diagnostic.empty() && d.getSeverity() == mlir::DiagnosticSeverity::Error)
-      diagnostic = d.str();
+    if (!diagnostic.empty() || d.getSeverity() != mlir::DiagnosticSeverity::Error)
+      return success();
+    diagnostic = d.str();
+    if (auto at = llvm::dyn_cast<mlir::FileLineColLoc>(d.getLocation()))
+      diagnostic = llvm::formatv("line {0}:{1}: {2}", at.getLine(),
+                                 at.getColumn(), diagnostic);
     return success();
   });
   llvm::SourceMgr sourceMgr;

@@ -1,0 +1,337 @@
+//===- bytecode-reader-fuzzer.cpp - libFuzzer target for BytecodeFile ------===//
+//
+// Feeds arbitrary bytes to aimodel::bytecode::BytecodeFile::fromBuffer. Bad
+// input must come back as an llvm::Error (consumed here); good input is then
+// walked completely — every operation, block, region, decoded attribute,
+// nested location, string and byte span — so that AddressSanitizer sees any
+// offset or index the decoder got wrong. Indices and spans the decoder hands
+// out are also checked against the documented contract (an index is valid or
+// kNone / kNoIndex; a span lies inside the file): a violation aborts with a
+// message, which libFuzzer reports as a crash.
+//
+// The buffer wraps libFuzzer's own exact-size copy of the input (no NUL
+// terminator, no slack), so a one-byte over-read is caught by ASan.
+//
+// Built only by fuzz/CMakeLists.txt (clang, -fsanitize=fuzzer,address,
+// undefined), driven by fuzz/run-fuzz-smoke.sh.
+//
+//===----------------------------------------------------------------------===//
+
+#include "asset/BytecodeReader.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+using namespace aimodel::bytecode;
+
+namespace {
+
+/// Everything read ends up here so the compiler cannot drop the reads.
+volatile uint64_t gSink = 0;
+
+[[noreturn]] void contractViolation(const char *what, uint64_t value,
+                                    uint64_t limit) {
+  std::fprintf(stderr,
+               "aimodel-bytecode-fuzzer: contract violation: %s "
+               "(value %llu, limit %llu)\n",
+               what, (unsigned long long)value, (unsigned long long)limit);
+  std::abort();
+}
+
+#define EXPECT_INDEX(value, size, what)                                        \
+  do {                                                                         \
+    uint64_t v_ = uint64_t(value), n_ = uint64_t(size);                        \
+    if (v_ >= n_)                                                              \
+      contractViolation(what, v_, n_);                                         \
+  } while (0)
+
+/// Valid index or the "absent" marker.
+#define EXPECT_INDEX_OR_NONE(value, none, size, what)                          \
+  do {                                                                         \
+    if (uint64_t(value) != uint64_t(none))                                     \
+      EXPECT_INDEX(value, size, what);                                         \
+  } while (0)
+
+class Toucher {
+public:
+  explicit Toucher(const BytecodeFile &file)
+      : file(file), fileBegin(file.bytes().data()),
+        fileSize(file.bytes().size()) {}
+
+  void run();
+
+private:
+  const BytecodeFile &file;
+  const char *fileBegin;
+  uint64_t fileSize;
+  uint64_t acc = 0;
+
+  void readBytes(const char *data, size_t size) {
+    // Every byte, so ASan checks the whole range.
+    for (size_t i = 0; i < size; ++i)
+      acc = acc * 31 + uint8_t(data[i]);
+  }
+
+  void touchSpan(const Span &span, const char *what) {
+    if (span.offset > fileSize || span.size > fileSize - span.offset)
+      contractViolation(what, span.offset, fileSize);
+    llvm::StringRef bytes = file.bytesOf(span);
+    if (bytes.size() != span.size)
+      contractViolation(what, bytes.size(), span.size);
+    // Read through the raw pointer rather than the clamped StringRef so a
+    // wrong span is a real out-of-bounds access.
+    readBytes(fileBegin + span.offset, span.size);
+  }
+
+  /// Strings are views into the file (or static text such as "builtin").
+  void touchString(llvm::StringRef str) { readBytes(str.data(), str.size()); }
+
+  void touchAttrIndex(uint64_t index, const char *what) {
+    EXPECT_INDEX_OR_NONE(index, kNone, file.attributes().size(), what);
+  }
+  void touchTypeIndex(uint64_t index, const char *what) {
+    EXPECT_INDEX_OR_NONE(index, kNone, file.types().size(), what);
+  }
+
+  void touchLocation(uint64_t root) {
+    if (root == kNone)
+      return;
+    EXPECT_INDEX(root, file.attributes().size(), "location index");
+    uint64_t visited = 0;
+    file.forEachNestedLocation(root, [&](uint64_t index) {
+      EXPECT_INDEX(index, file.attributes().size(), "nested location index");
+      const DecodedAttr &attr = file.decodedAttr(index);
+      acc += uint64_t(attr.kind) + attr.line + attr.column;
+      touchString(attr.str);
+      ++visited;
+    });
+    acc += visited;
+  }
+
+  void touchHeader();
+  void touchTables();
+  void touchAttributes();
+  void touchIR();
+  void touchResources();
+};
+
+void Toucher::touchHeader() {
+  acc += file.version();
+  touchString(file.producer());
+  for (const SectionInfo &section : file.sections()) {
+    acc += section.id + section.alignment;
+    if (section.headerOffset >= fileSize)
+      contractViolation("section header offset", section.headerOffset,
+                        fileSize);
+    touchSpan(section.data, "section span");
+  }
+  for (unsigned id = 0; id < kNumSectionIds; ++id)
+    if (const SectionInfo *section = file.section(SectionId(id)))
+      acc += section->data.size;
+}
+
+void Toucher::touchTables() {
+  for (llvm::StringRef str : file.strings())
+    touchString(str);
+  for (const Dialect &dialect : file.dialects()) {
+    touchString(dialect.name);
+    if (dialect.versionBlob)
+      touchSpan(*dialect.versionBlob, "dialect version span");
+  }
+  for (llvm::StringRef name : file.dialectNames())
+    touchString(name);
+  for (size_t i = 0; i < file.opNames().size(); ++i) {
+    const OpName &name = file.opNames()[i];
+    EXPECT_INDEX(name.dialect, file.dialects().size(), "op name dialect");
+    touchString(name.name);
+    acc += file.fullOpName(i).size() + name.isRegistered;
+  }
+  for (const Span &blob : file.properties())
+    touchSpan(blob, "properties span");
+}
+
+void Toucher::touchAttributes() {
+  llvm::ArrayRef<AttrTypeEntry> attrs = file.attributes();
+  llvm::ArrayRef<AttrTypeEntry> types = file.types();
+  for (size_t i = 0; i < types.size(); ++i) {
+    EXPECT_INDEX(types[i].dialect, file.dialects().size(), "type dialect");
+    touchSpan(types[i].encoding, "type encoding span");
+    touchString(file.typeAsmText(i));
+    acc += types[i].contentHash;
+    if (auto code = file.builtinTypeCode(i))
+      acc += *code;
+  }
+  for (size_t i = 0; i < attrs.size(); ++i) {
+    EXPECT_INDEX(attrs[i].dialect, file.dialects().size(), "attr dialect");
+    touchSpan(attrs[i].encoding, "attr encoding span");
+    touchString(file.attrAsmText(i));
+    touchString(file.attrDialectName(i));
+    acc += attrs[i].contentHash;
+
+    const DecodedAttr &attr = file.decodedAttr(i);
+    acc += uint64_t(attr.kind) + file.isLocation(i);
+    touchString(attrKindName(attr.kind));
+    touchString(attr.str);
+    touchAttrIndex(attr.nameAttr, "attr nameAttr");
+    touchTypeIndex(attr.typeIndex, "attr typeIndex");
+    touchAttrIndex(attr.childLoc, "attr childLoc");
+    touchAttrIndex(attr.callerLoc, "attr callerLoc");
+    touchAttrIndex(attr.metadata, "attr metadata");
+    acc += attr.line + attr.column + attr.denseArraySize;
+    if (attr.bits)
+      acc += *attr.bits;
+    touchSpan(attr.payload, "attr payload span");
+    if (attr.kind == AttrKind::DenseResourceElements)
+      EXPECT_INDEX_OR_NONE(attr.resourceHandle, kNone,
+                           file.dialectResourceHandles().size(),
+                           "dense resource handle");
+    // FileLineColRange keeps raw varints in `elements`; every other kind
+    // that uses it stores attribute indices.
+    if (attr.kind != AttrKind::FileLineColRange)
+      for (uint64_t element : attr.elements)
+        EXPECT_INDEX(element, attrs.size(), "attr element index");
+    for (const NamedAttrRef &named : attr.namedAttrs) {
+      EXPECT_INDEX(named.name, attrs.size(), "dictionary member name");
+      EXPECT_INDEX(named.value, attrs.size(), "dictionary member value");
+    }
+    // Every location, whether or not an op uses it.
+    if (file.isLocation(i))
+      touchLocation(i);
+  }
+}
+
+void Toucher::touchIR() {
+  llvm::ArrayRef<Operation> ops = file.operations();
+  llvm::ArrayRef<Region> regions = file.regions();
+  llvm::ArrayRef<Block> blocks = file.blocks();
+  acc += file.totalOps();
+  for (const auto &[name, count] : file.opCounts())
+    acc += name.size() + count;
+
+  for (const Operation &op : ops) {
+    EXPECT_INDEX(op.name, file.opNames().size(), "op name index");
+    touchAttrIndex(op.location, "op location");
+    touchLocation(op.location);
+    touchAttrIndex(op.attrDict, "op attr dict");
+    if (op.attrDict != kNone)
+      acc += uint64_t(file.decodedAttr(op.attrDict).kind);
+    switch (op.propertiesForm) {
+    case PropertiesForm::None:
+      break;
+    case PropertiesForm::Attribute:
+      touchAttrIndex(op.propertiesAttr, "op properties attr");
+      break;
+    case PropertiesForm::Native:
+      EXPECT_INDEX_OR_NONE(op.propertiesIndex, kNone,
+                           file.properties().size(), "op properties index");
+      touchSpan(op.propertiesBlob, "op properties blob");
+      break;
+    }
+    for (uint64_t type : op.resultTypes)
+      EXPECT_INDEX(type, file.types().size(), "op result type");
+    for (const ValueRef &ref : op.operands) {
+      if (ref.isBlockArgument) {
+        EXPECT_INDEX(ref.owner, blocks.size(), "operand owner block");
+        EXPECT_INDEX(ref.number, blocks[ref.owner].arguments.size(),
+                     "operand block argument number");
+      } else {
+        EXPECT_INDEX(ref.owner, ops.size(), "operand owner op");
+        EXPECT_INDEX(ref.number, ops[ref.owner].resultTypes.size(),
+                     "operand result number");
+      }
+      acc += ref.id;
+    }
+    for (uint32_t successor : op.successors)
+      EXPECT_INDEX(successor, blocks.size(), "op successor block");
+    for (uint32_t region : op.regions)
+      EXPECT_INDEX(region, regions.size(), "op region");
+    if (op.nestedSection)
+      touchSpan(*op.nestedSection, "op nested section");
+    EXPECT_INDEX(op.parentBlock, blocks.size(), "op parent block");
+    if (op.offset > fileSize)
+      contractViolation("op offset", op.offset, fileSize);
+    acc += op.depth + op.hasUseListOrders + op.regionsIsolated +
+           op.firstResultValueId;
+  }
+  for (const Region &region : regions) {
+    EXPECT_INDEX_OR_NONE(region.parentOp, kNoIndex, ops.size(),
+                         "region parent op");
+    for (uint32_t block : region.blocks)
+      EXPECT_INDEX(block, blocks.size(), "region block");
+    acc += region.numValues + region.indexInParent;
+  }
+  for (const Block &block : blocks) {
+    EXPECT_INDEX_OR_NONE(block.parentRegion, kNoIndex, regions.size(),
+                         "block parent region");
+    for (const BlockArgument &arg : block.arguments) {
+      EXPECT_INDEX(arg.type, file.types().size(), "block argument type");
+      touchAttrIndex(arg.location, "block argument location");
+      touchLocation(arg.location);
+    }
+    for (uint32_t op : block.operations)
+      EXPECT_INDEX(op, ops.size(), "block operation");
+    acc += block.firstArgumentValueId;
+  }
+}
+
+void Toucher::touchResources() {
+  llvm::ArrayRef<ResourceGroup> groups = file.resourceGroups();
+  for (const ResourceGroup &group : groups) {
+    touchString(group.name);
+    if (!group.isExternal)
+      EXPECT_INDEX_OR_NONE(group.dialect, kNoIndex, file.dialects().size(),
+                           "resource group dialect");
+    for (const ResourceEntry &entry : group.entries) {
+      touchString(entry.key);
+      touchSpan(entry.entry, "resource entry span");
+      touchSpan(entry.data, "resource data span");
+      touchString(entry.stringValue);
+      acc += uint64_t(entry.kind) + entry.alignment + entry.boolValue;
+      if (entry.kind == ResourceKind::Blob && entry.alignment > 1 &&
+          (entry.alignment & (entry.alignment - 1)) == 0 &&
+          entry.data.offset % entry.alignment != 0)
+        contractViolation("resource blob misaligned", entry.data.offset,
+                          entry.alignment);
+    }
+  }
+  for (const auto &[groupIndex, entryIndex] : file.dialectResourceHandles()) {
+    EXPECT_INDEX(groupIndex, groups.size(), "resource handle group");
+    EXPECT_INDEX(entryIndex, groups[groupIndex].entries.size(),
+                 "resource handle entry");
+  }
+}
+
+void Toucher::run() {
+  touchHeader();
+  touchTables();
+  touchAttributes();
+  touchIR();
+  touchResources();
+  gSink = gSink + acc;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  // No copy: libFuzzer's buffer is an exact-size heap allocation.
+  auto buffer = llvm::MemoryBuffer::getMemBuffer(
+      llvm::StringRef(reinterpret_cast<const char *>(data), size),
+      "fuzz-input", /*RequiresNullTerminator=*/false);
+  (void)looksLikeBytecode(buffer->getBuffer());
+  auto file = BytecodeFile::fromBuffer(std::move(buffer));
+  if (!file) {
+    std::string message = llvm::toString(file.takeError());
+    // Errors are "byte N: ..." or at least not empty.
+    if (message.empty())
+      contractViolation("empty error message", 0, 0);
+    gSink = gSink + message.size();
+    return 0;
+  }
+  Toucher(**file).run();
+  return 0;
+}
