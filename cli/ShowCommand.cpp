@@ -2,12 +2,7 @@
 
 #include "cli/Commands.h"
 #include "cli/IRInputs.h"
-
-#include "asset/IRImport.h"
-#include "asset/PathText.h"
-
-#include "mlir/IR/Operation.h"
-#include "mlir/IR/OperationSupport.h"
+#include "cli/MLIRCommands.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -44,27 +39,13 @@ CommandRunner aimodel::cli::addShowCommand(CLI::App &app) {
                    << llvm::toString(files.takeError()) << "\n";
       return ExitInputError;
     }
-    const std::string &file = files->front();
-    auto context = ir::makeImportContext();
-    std::unique_ptr<bytecode::BytecodeFile> bytes;
-    llvm::Expected<mlir::OwningOpRef<mlir::Operation *>> op =
-        ir::loadIR(file, *context, bytes);
-    if (!op) {
-      llvm::errs() << "aimodel show: error: " << asset::printablePath(file)
-                   << ": " << llvm::toString(op.takeError()) << "\n";
+    auto show = reinterpret_cast<AIModelShowFn>(
+        findMLIRCommand(AIMODEL_SHOW_SYMBOL));
+    if (!show)
       return ExitInputError;
-    }
-    if (options->structure) {
-      ir::printStructure(op->get(), llvm::outs());
-    } else {
-      mlir::OpPrintingFlags flags;
-      flags.printGenericOpForm()
-          .enableDebugInfo(options->debugInfo, /*prettyForm=*/false)
-          .elideLargeElementsAttrs(16)
-          .elideLargeResourceString(64);
-      op->get()->print(llvm::outs(), flags);
-      llvm::outs() << "\n";
-    }
-    return ExitClean;
+    AIModelShowOptions request{files->front().c_str(), options->debugInfo,
+                               options->structure};
+    llvm::outs().flush();
+    return show(&request);
   };
 }
