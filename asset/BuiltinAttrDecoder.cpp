@@ -6,6 +6,10 @@
 // no recursion, no cycles to guard against. Entries of other dialects and
 // textual entries are classified but left undecoded.
 //
+// Every builtin entry is decoded (validated) at open, but only its kind is
+// kept; BytecodeFile::decodedAttr decodes it again on demand, which keeps the
+// reader's memory at one byte per attribute instead of a DecodedAttr.
+//
 //===----------------------------------------------------------------------===//
 
 #include "asset/BytecodeDecoder.h"
@@ -32,6 +36,13 @@ struct EntryReader {
   ByteCursor cur;
   uint64_t numAttrs, numTypes;
 
+  Error string(llvm::StringRef &str, llvm::ArrayRef<llvm::StringRef> strings) {
+    uint64_t index;
+    if (auto err = cur.readIndex(index, strings.size(), "string"))
+      return err;
+    str = strings[index];
+    return Error::success();
+  }
   Error attr(uint64_t &index) { return cur.readIndex(index, numAttrs, "attribute"); }
   Error type(uint64_t &index) { return cur.readIndex(index, numTypes, "type"); }
   Error attrList(std::vector<uint64_t> &out) {
@@ -131,10 +142,16 @@ static Error readKnownWidthInt(ByteCursor &cur, unsigned width,
   return Error::success();
 }
 
-Error Decoder::decodeBuiltinAttr(uint64_t index, DecodedAttr &out) {
-  const AttrTypeEntry &entry = file.attributes_[index];
-  EntryReader in{cursor(entry.encoding), file.attributes_.size(),
-                 file.types_.size()};
+/// Decodes builtin custom-encoded entry `index` into `out` (whose vectors
+/// must be empty and scalars default), or fails with "byte N: ...". `str`
+/// of entries that name a StringAttr is resolved by the caller.
+static Error decodeBuiltinEntry(const BytecodeFile &file, uint64_t index,
+                                DecodedAttr &out) {
+  const AttrTypeEntry &entry = file.attributes()[index];
+  EntryReader in{
+      ByteCursor(reinterpret_cast<const uint8_t *>(file.bytes().data()),
+                 entry.encoding),
+      file.attributes().size(), file.types().size()};
   ByteCursor &cur = in.cur;
   uint64_t code;
   if (auto err = cur.readVarInt(code))
@@ -166,7 +183,7 @@ Error Decoder::decodeBuiltinAttr(uint64_t index, DecodedAttr &out) {
   }
   case AttrKind::String:
   case AttrKind::StringWithType:
-    if (auto err = readString(cur, out.str))
+    if (auto err = in.string(out.str, file.strings()))
       return err;
     if (out.kind == AttrKind::StringWithType)
       if (auto err = in.type(out.typeIndex))
@@ -249,7 +266,7 @@ Error Decoder::decodeBuiltinAttr(uint64_t index, DecodedAttr &out) {
     if (auto err = in.type(out.typeIndex))
       return err;
     if (auto err = cur.readIndex(out.resourceHandle,
-                                 file.dialectResourceHandles_.size(),
+                                 file.dialectResourceHandles().size(),
                                  "dialect resource handle"))
       return err;
     break;
@@ -296,29 +313,57 @@ Error Decoder::decodeBuiltinAttr(uint64_t index, DecodedAttr &out) {
 }
 
 Error Decoder::decodeBuiltinAttributes() {
-  file.decoded_.resize(file.attributes_.size());
+  file.attrKinds_.resize(file.attributes_.size());
+  // One scratch entry whose vectors keep their capacity across entries.
+  DecodedAttr scratch;
   for (uint64_t i = 0; i < file.attributes_.size(); ++i) {
     const AttrTypeEntry &entry = file.attributes_[i];
-    DecodedAttr &out = file.decoded_[i];
-    if (!entry.hasCustomEncoding)
-      out.kind = AttrKind::Asm;
-    else if (entry.dialect != builtinDialect)
-      out.kind = AttrKind::DialectOpaque;
-    else if (auto err = decodeBuiltinAttr(i, out))
-      return err;
+    AttrKind &kind = file.attrKinds_[i];
+    if (!entry.hasCustomEncoding) {
+      kind = AttrKind::Asm;
+    } else if (entry.dialect != builtinDialect) {
+      kind = AttrKind::DialectOpaque;
+    } else {
+      std::vector<uint64_t> elements = std::move(scratch.elements);
+      std::vector<NamedAttrRef> namedAttrs = std::move(scratch.namedAttrs);
+      elements.clear();
+      namedAttrs.clear();
+      scratch = DecodedAttr();
+      scratch.elements = std::move(elements);
+      scratch.namedAttrs = std::move(namedAttrs);
+      if (auto err = decodeBuiltinEntry(file, i, scratch))
+        return err;
+      kind = scratch.kind;
+    }
   }
-  resolveAttrStrings();
   return Error::success();
 }
 
-void Decoder::resolveAttrStrings() {
-  for (DecodedAttr &attr : file.decoded_) {
-    if (attr.nameAttr == kNone)
-      continue;
-    const DecodedAttr &name = file.decoded_[attr.nameAttr];
-    if (name.kind == AttrKind::String || name.kind == AttrKind::StringWithType)
-      attr.str = name.str;
+DecodedAttr BytecodeFile::decodedAttr(uint64_t index) const {
+  DecodedAttr attr;
+  attr.kind = attrKind(index);
+  switch (attr.kind) {
+  case AttrKind::Asm:
+  case AttrKind::DialectOpaque:
+  case AttrKind::OtherBuiltin:
+    return attr;
+  default:
+    break;
   }
+  // Validated at open, so this cannot fail; stay safe regardless.
+  if (auto err = decodeBuiltinEntry(*this, index, attr)) {
+    llvm::consumeError(std::move(err));
+    DecodedAttr kindOnly;
+    kindOnly.kind = attr.kind;
+    return kindOnly;
+  }
+  if (attr.nameAttr != kNone) {
+    AttrKind nameKind = attrKind(attr.nameAttr);
+    // One level only: a String entry has no nameAttr.
+    if (nameKind == AttrKind::String || nameKind == AttrKind::StringWithType)
+      attr.str = decodedAttr(attr.nameAttr).str;
+  }
+  return attr;
 }
 
 bool BytecodeFile::isLocation(uint64_t index) const {
@@ -338,7 +383,7 @@ bool BytecodeFile::isLocation(uint64_t index) const {
 
 void BytecodeFile::forEachNestedLocation(
     uint64_t root, const std::function<void(uint64_t)> &fn) const {
-  if (root >= decoded_.size())
+  if (root >= attrKinds_.size())
     return;
   // Explicit worklist + visited set: bounded even on adversarial tables.
   llvm::DenseSet<uint64_t> visited;
@@ -349,7 +394,16 @@ void BytecodeFile::forEachNestedLocation(
     if (!visited.insert(index).second)
       continue;
     fn(index);
-    const DecodedAttr &attr = decoded_[index];
+    switch (attrKind(index)) {
+    case AttrKind::CallSiteLoc:
+    case AttrKind::NameLoc:
+    case AttrKind::FusedLoc:
+    case AttrKind::FusedLocWithMetadata:
+      break;
+    default:
+      continue; // A leaf: nothing to decode.
+    }
+    DecodedAttr attr = decodedAttr(index);
     switch (attr.kind) {
     case AttrKind::CallSiteLoc:
       worklist.push_back(attr.callerLoc);

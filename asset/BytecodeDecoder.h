@@ -34,8 +34,6 @@ public:
 
   // BuiltinAttrDecoder.cpp.
   llvm::Error decodeBuiltinAttributes();
-  llvm::Error decodeBuiltinAttr(uint64_t index, DecodedAttr &out);
-  void resolveAttrStrings();
 
   // BytecodeIR.cpp.
   llvm::Error decodeIR(Span section);

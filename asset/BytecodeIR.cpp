@@ -53,9 +53,8 @@ struct ValueSlot {
 };
 
 struct ForwardUse {
-  uint32_t op;
-  uint32_t operand;
-  uint64_t offset; ///< where the operand was read, for errors
+  uint32_t operand; ///< index into BytecodeFile::operands_
+  uint64_t offset;  ///< where the operand was read, for errors
 };
 
 /// Values of one isolated-from-above scope. Ids are only reserved by a
@@ -69,8 +68,7 @@ struct ValueScope {
 };
 
 struct PendingSuccessor {
-  uint32_t op;
-  uint32_t successor;
+  uint32_t successor; ///< index into BytecodeFile::successors_
   uint64_t localBlock;
 };
 
@@ -89,6 +87,9 @@ struct RegionWalk {
   uint64_t numBlocks = 0;
   std::vector<uint32_t> blocks; ///< global indices of the blocks read so far
   std::vector<PendingSuccessor> successors; ///< resolved at region end
+  /// Region indices of `op` so far; appended to the flat opRegions_ array
+  /// when the walk ends, since regions of nested ops are created in between.
+  std::vector<uint32_t> regionIndices;
   uint64_t numOpsRemaining = 0;
   uint64_t numValues = 0;
 };
@@ -111,6 +112,9 @@ private:
   Error defineValues(ByteCursor &cur, uint64_t count, bool isBlockArgument,
                      uint32_t owner, uint64_t &firstId);
   Error popScope();
+  void finishWalk(RegionWalk &walk);
+  Error appendRange(uint64_t flatSize, uint64_t count, const char *what,
+                    IndexRange &range, ByteCursor &cur);
 
   Decoder &decoder;
   BytecodeFile &file;
@@ -146,6 +150,7 @@ Error IRWalker::run(Span section) {
     if (pushedChild)
       continue;
     // All regions of the top walk are done.
+    finishWalk(stack.back());
     bool isolated = stack.back().isolated;
     stack.pop_back();
     if (isolated)
@@ -224,7 +229,7 @@ Error IRWalker::startRegion(RegionWalk &walk) {
   file.regions_.emplace_back();
   file.regions_.back().parentOp = walk.op;
   file.regions_.back().indexInParent = uint32_t(walk.nextRegion);
-  file.ops_[walk.op].regions.push_back(region);
+  walk.regionIndices.push_back(region);
 
   ByteCursor &cur = *walk.cur;
   if (auto err = cur.readCount(walk.numBlocks, "block"))
@@ -245,8 +250,7 @@ Error IRWalker::startRegion(RegionWalk &walk) {
 Error IRWalker::finishRegion(RegionWalk &walk) {
   walk.inRegion = false;
   for (const PendingSuccessor &pending : walk.successors)
-    file.ops_[pending.op].successors[pending.successor] =
-        walk.blocks[pending.localBlock];
+    file.successors_[pending.successor] = walk.blocks[pending.localBlock];
   walk.successors.clear();
   if (walk.region != kNoIndex)
     file.regions_[walk.region].blocks = walk.blocks;
@@ -264,6 +268,29 @@ Error IRWalker::finishRegion(RegionWalk &walk) {
   scope.reservedEnd = base;
   scope.nextIds.pop_back();
   walk.numValues = 0;
+  return Error::success();
+}
+
+void IRWalker::finishWalk(RegionWalk &walk) {
+  if (walk.op == kNoIndex)
+    return;
+  // opRegions_ has one entry per region, and regions already use 32-bit
+  // indices (each costs at least one byte of IR).
+  Operation &op = file.ops_[walk.op];
+  op.regionRange = IndexRange{uint32_t(file.opRegions_.size()),
+                              uint32_t(walk.regionIndices.size())};
+  file.opRegions_.insert(file.opRegions_.end(), walk.regionIndices.begin(),
+                         walk.regionIndices.end());
+}
+
+/// Reserves `count` entries at the end of a flat array of `flatSize`
+/// entries. Ranges use 32-bit indices; a file would need more than 4 GiB of
+/// IR to exceed them.
+Error IRWalker::appendRange(uint64_t flatSize, uint64_t count, const char *what,
+                            IndexRange &range, ByteCursor &cur) {
+  if (count > UINT32_MAX - flatSize)
+    return cur.error(llvm::Twine("more than 2^32 ") + what + " in the file");
+  range = IndexRange{uint32_t(flatSize), uint32_t(count)};
   return Error::success();
 }
 
@@ -303,7 +330,7 @@ Error IRWalker::defineValues(ByteCursor &cur, uint64_t count,
     if (it == scope.forwardUses.end())
       continue;
     for (const ForwardUse &use : it->second) {
-      ValueRef &ref = file.ops_[use.op].operands[use.operand];
+      ValueRef &ref = file.operands_[use.operand];
       ref.isBlockArgument = isBlockArgument;
       ref.owner = owner;
       ref.number = uint32_t(i);
@@ -433,23 +460,33 @@ Error IRWalker::parseOp(RegionWalk &walk, uint32_t &opIndex,
     uint64_t numResults;
     if (auto err = cur.readCount(numResults, "result"))
       return err;
-    op.resultTypes.resize(numResults);
-    for (uint64_t &type : op.resultTypes)
+    if (auto err = appendRange(file.resultTypes_.size(), numResults, "results",
+                               op.resultTypeRange, cur))
+      return err;
+    for (uint64_t i = 0; i < numResults; ++i) {
+      uint64_t type;
       if (auto err = cur.readIndex(type, file.types_.size(), "result type"))
         return err;
+      file.resultTypes_.push_back(type);
+    }
   }
   opIndex = uint32_t(file.ops_.size());
   if (mask & kHasOperands) {
     uint64_t numOperands;
     if (auto err = cur.readCount(numOperands, "operand"))
       return err;
-    op.operands.resize(numOperands);
+    if (auto err = appendRange(file.operands_.size(), numOperands, "operands",
+                               op.operandRange, cur))
+      return err;
     ValueScope &scope = scopes.back();
     for (uint64_t i = 0; i < numOperands; ++i) {
-      ValueRef &ref = op.operands[i];
+      uint32_t operandIndex = uint32_t(file.operands_.size());
       uint64_t operandOffset = cur.offset();
-      if (auto err = cur.readIndex(ref.id, scope.reservedEnd, "value"))
+      uint64_t id;
+      if (auto err = cur.readIndex(id, scope.reservedEnd, "value"))
         return err;
+      ValueRef &ref = file.operands_.emplace_back();
+      ref.id = id;
       auto slot = scope.defined.find(ref.id);
       if (slot != scope.defined.end()) {
         ref.isBlockArgument = slot->second.isBlockArgument;
@@ -457,7 +494,7 @@ Error IRWalker::parseOp(RegionWalk &walk, uint32_t &opIndex,
         ref.number = slot->second.number;
       } else {
         scope.forwardUses[ref.id].push_back(
-            ForwardUse{opIndex, uint32_t(i), operandOffset});
+            ForwardUse{operandIndex, operandOffset});
       }
     }
   }
@@ -465,17 +502,22 @@ Error IRWalker::parseOp(RegionWalk &walk, uint32_t &opIndex,
     uint64_t numSuccessors;
     if (auto err = cur.readCount(numSuccessors, "successor"))
       return err;
-    op.successors.assign(numSuccessors, kNoIndex);
+    if (auto err = appendRange(file.successors_.size(), numSuccessors,
+                               "successors", op.successorRange, cur))
+      return err;
     for (uint64_t i = 0; i < numSuccessors; ++i) {
       uint64_t successor;
       if (auto err = cur.readIndex(successor, walk.numBlocks, "successor block"))
         return err;
-      walk.successors.push_back(PendingSuccessor{opIndex, uint32_t(i), successor});
+      // Resolved to a block index when the region ends.
+      walk.successors.push_back(
+          PendingSuccessor{uint32_t(file.successors_.size()), successor});
+      file.successors_.push_back(kNoIndex);
     }
   }
   if ((mask & kHasUseListOrders)) {
     op.hasUseListOrders = true;
-    if (auto err = skipUseListOrders(cur, op.resultTypes.size()))
+    if (auto err = skipUseListOrders(cur, op.resultTypeRange.count))
       return err;
   }
   if (mask & kHasInlineRegions) {
@@ -488,8 +530,8 @@ Error IRWalker::parseOp(RegionWalk &walk, uint32_t &opIndex,
                                       " exceeds the remaining data");
     op.regionsIsolated = isolated;
   }
-  uint64_t numResults = op.resultTypes.size();
-  file.ops_.push_back(std::move(op));
+  uint64_t numResults = op.resultTypeRange.count;
+  file.ops_.push_back(op);
   file.blocks_[blockIndex].operations.push_back(opIndex);
   return defineValues(cur, numResults, /*isBlockArgument=*/false, opIndex,
                       file.ops_[opIndex].firstResultValueId);

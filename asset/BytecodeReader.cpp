@@ -251,7 +251,6 @@ Error Decoder::decodeAttrTypeOffsets(Span offsets, Span entries) {
         return errorAt(groupOffset, "dialect group of " +
                                         llvm::Twine(groupSize) +
                                         " entries overruns the table");
-      uint64_t dialectHash = llvm::xxh3_64bits(file.dialects_[dialect].name);
       for (uint64_t i = 0; i < groupSize; ++i) {
         AttrTypeEntry &entry = table[next++];
         uint64_t sizeOffset = cur.offset();
@@ -265,17 +264,6 @@ Error Decoder::decodeAttrTypeOffsets(Span offsets, Span entries) {
         entry.dialect = uint32_t(dialect);
         entry.encoding = Span{entryOffset, entrySize};
         entryOffset += entrySize;
-        // Hash what identifies the entry independently of its position:
-        // xxh3 over (xxh3(dialect name), custom flag, xxh3(bytes)), stable
-        // across runs and machines (little-endian packing).
-        uint64_t parts[3] = {
-            dialectHash, entry.hasCustomEncoding ? 1u : 0u,
-            llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
-                data + entry.encoding.offset, entrySize))};
-        uint8_t packed[sizeof(parts)];
-        for (size_t i = 0; i < sizeof(packed); ++i)
-          packed[i] = uint8_t(parts[i / 8] >> (8 * (i % 8)));
-        entry.contentHash = llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(packed));
         // A textual entry is a NUL-terminated string.
         if (!entry.hasCustomEncoding &&
             (entrySize == 0 || data[entry.encoding.end() - 1] != 0))
@@ -328,30 +316,27 @@ Error Decoder::decodeProperties(Span section) {
 // in the Resource section.
 //===----------------------------------------------------------------------===//
 
+/// Bool and String entries are decoded at open; blobs only by blobData().
 Error Decoder::decodeResourceEntry(ByteCursor &cur, ResourceEntry &entry) {
   switch (entry.kind) {
-  case ResourceKind::Blob: {
-    uint64_t blobSize;
-    if (auto err = cur.readVarInt(entry.alignment))
-      return err;
-    if (auto err = cur.readVarInt(blobSize))
-      return err;
-    if (auto err = cur.alignTo(entry.alignment))
-      return err;
-    return cur.readSpan(blobSize, entry.data);
-  }
+  case ResourceKind::Blob:
+    return Error::success();
   case ResourceKind::Bool: {
     uint8_t value;
-    if (auto err = cur.readSpan(1, entry.data))
+    if (auto err = cur.readByte(value))
       return err;
-    value = data[entry.data.offset];
     entry.boolValue = value != 0;
-    return Error::success();
+    break;
   }
   case ResourceKind::String:
-    return readString(cur, entry.stringValue);
+    if (auto err = readString(cur, entry.stringValue))
+      return err;
+    break;
   }
-  return cur.error("unknown resource kind");
+  if (!cur.empty())
+    return cur.error("unexpected trailing bytes in resource entry '" +
+                     entry.key + "'");
+  return Error::success();
 }
 
 Error Decoder::decodeResources(Span offsets, Span entries) {
@@ -383,7 +368,6 @@ Error Decoder::decodeResources(Span offsets, Span entries) {
                                        " points past the resource section");
       entry.kind = ResourceKind(kind);
       entry.entry = Span{entryOffset, entrySize};
-      entry.data = Span{entryOffset, 0};
       entryOffset += entrySize;
       if (!group.isExternal)
         file.dialectResourceHandles_.emplace_back(
@@ -393,9 +377,6 @@ Error Decoder::decodeResources(Span offsets, Span entries) {
         ByteCursor entryCur = cursor(entry.entry);
         if (auto err = decodeResourceEntry(entryCur, entry))
           return err;
-        if (!entryCur.empty())
-          return entryCur.error("unexpected trailing bytes in resource entry '" +
-                                entry.key + "'");
       }
       group.entries.push_back(entry);
     }
@@ -425,6 +406,13 @@ Error Decoder::decodeResources(Span offsets, Span entries) {
       return err;
     file.resourceGroups_.push_back(std::move(group));
   }
+  // The entries must tile the Resource section: blobs are not read at open,
+  // so this is what rejects a resource table that disagrees with the data.
+  if (entryOffset != entries.end())
+    return errorAt(entryOffset, "resource entries end " +
+                                    llvm::Twine(entries.end() - entryOffset) +
+                                    " bytes before the end of the resource "
+                                    "section");
   return Error::success();
 }
 
@@ -490,6 +478,61 @@ llvm::StringRef BytecodeFile::attrAsmText(uint64_t index) const {
 
 llvm::StringRef BytecodeFile::typeAsmText(uint64_t index) const {
   return asmTextOf(*this, types_[index]);
+}
+
+/// xxh3 over (xxh3(dialect name), custom flag, xxh3(bytes)): independent of
+/// the entry's position, stable across runs and machines (little-endian
+/// packing).
+static uint64_t contentHashOf(const BytecodeFile &file,
+                              const AttrTypeEntry &entry) {
+  llvm::StringRef bytes = file.bytesOf(entry.encoding);
+  uint64_t parts[3] = {
+      llvm::xxh3_64bits(file.dialects()[entry.dialect].name),
+      entry.hasCustomEncoding ? 1u : 0u,
+      llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
+          reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size()))};
+  uint8_t packed[sizeof(parts)];
+  for (size_t i = 0; i < sizeof(packed); ++i)
+    packed[i] = uint8_t(parts[i / 8] >> (8 * (i % 8)));
+  return llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(packed));
+}
+
+uint64_t BytecodeFile::attrContentHash(uint64_t index) const {
+  return contentHashOf(*this, attributes_[index]);
+}
+
+uint64_t BytecodeFile::typeContentHash(uint64_t index) const {
+  return contentHashOf(*this, types_[index]);
+}
+
+llvm::Expected<BlobData> BytecodeFile::blobData(uint32_t group,
+                                                uint32_t entry) const {
+  const ResourceEntry &res = resourceGroups_[group].entries[entry];
+  if (res.kind != ResourceKind::Blob)
+    return errorAt(res.entry.offset,
+                   "resource entry '" + res.key + "' is not a blob");
+  BlobData blob;
+  blob.data = Span{res.entry.offset, 0};
+  if (res.entry.size == 0)
+    return blob; // A declaration without data.
+  ByteCursor cur(reinterpret_cast<const uint8_t *>(bytes().data()), res.entry);
+  uint64_t blobSize;
+  uint64_t alignmentOffset = cur.offset();
+  if (auto err = cur.readVarInt(blob.alignment))
+    return err;
+  if (blob.alignment == 0 || (blob.alignment & (blob.alignment - 1)))
+    return errorAt(alignmentOffset, "alignment " + llvm::Twine(blob.alignment) +
+                                        " is not a power of two");
+  if (auto err = cur.readVarInt(blobSize))
+    return err;
+  if (auto err = cur.alignTo(blob.alignment))
+    return err;
+  if (auto err = cur.readSpan(blobSize, blob.data))
+    return err;
+  if (!cur.empty())
+    return cur.error("unexpected trailing bytes in resource entry '" + res.key +
+                     "'");
+  return blob;
 }
 
 std::map<std::string, uint64_t> BytecodeFile::opCounts() const {

@@ -15,6 +15,11 @@
 // dense element data) is a Span of file offsets. The BytecodeFile owns the
 // buffer, so views live as long as the BytecodeFile.
 //
+// Memory follows the graph, not the weights: open() never reads inside a
+// resource blob (blobData() decodes a blob's header on demand), builtin
+// attributes are validated at open but kept as one kind byte each
+// (decodedAttr() decodes again), and per-op lists share flat arrays.
+//
 // Bad input never crashes: every failure is an llvm::Error whose message is
 // "byte <offset>: <what>" with the absolute offset in the file.
 //
@@ -24,6 +29,7 @@
 #define AIMODEL_ASSET_BYTECODEREADER_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -34,6 +40,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace aimodel::bytecode {
@@ -160,15 +167,12 @@ struct DecodedAttr {
   uint64_t resourceHandle = kNone;
 };
 
-/// One attribute or type entry of the AttrType section.
+/// One attribute or type entry of the AttrType section. Kept small (24
+/// bytes): real files have hundreds of thousands of entries.
 struct AttrTypeEntry {
-  uint32_t dialect = 0;
   Span encoding; ///< the entry's bytes in the AttrType section
+  uint32_t dialect = 0;
   bool hasCustomEncoding = false;
-  /// xxh3 of (xxh3(dialect name), custom flag, xxh3(bytes)): equal hashes mean the
-  /// entries can be exchanged between files without being understood (as
-  /// long as the tables they refer to agree).
-  uint64_t contentHash = 0;
 };
 
 /// What an operand refers to.
@@ -206,40 +210,60 @@ enum class PropertiesForm : uint8_t {
   Native,    ///< registered op: dialect-encoded blob in the Properties section
 };
 
+/// A run of one of BytecodeFile's flat per-op arrays.
+struct IndexRange {
+  uint32_t begin = 0;
+  uint32_t count = 0;
+};
+
+/// One operation. Its result types, operands, successors and regions live in
+/// flat arrays shared by all ops (one heap block each instead of four per
+/// op); read them with BytecodeFile::resultTypes(op), operands(op),
+/// successors(op) and opRegions(op).
 struct Operation {
-  uint32_t name = 0;           ///< index into opNames()
-  uint64_t location = kNone;   ///< attribute index
-  uint64_t attrDict = kNone;   ///< attribute index, kNone when absent
+  uint32_t name = 0;        ///< index into opNames()
+  uint32_t parentBlock = 0; ///< block index (0 = the IR section's root block)
+  uint32_t depth = 0;       ///< region nesting depth (0 = top level)
   PropertiesForm propertiesForm = PropertiesForm::None;
-  uint64_t propertiesAttr = kNone;  ///< PropertiesForm::Attribute
-  uint64_t propertiesIndex = kNone; ///< PropertiesForm::Native: table index
-  Span propertiesBlob;              ///< PropertiesForm::Native: raw bytes
-  std::vector<uint64_t> resultTypes; ///< type indices
-  uint64_t firstResultValueId = 0;
-  std::vector<ValueRef> operands;
-  std::vector<uint32_t> successors; ///< block indices
   bool hasUseListOrders = false;
-  std::vector<uint32_t> regions; ///< region indices
   /// The regions are isolated from above; since bytecode v2 all of them are
   /// stored in one nested IR section (`nestedSection`).
   bool regionsIsolated = false;
+  uint64_t location = kNone;        ///< attribute index
+  uint64_t attrDict = kNone;        ///< attribute index, kNone when absent
+  uint64_t propertiesAttr = kNone;  ///< PropertiesForm::Attribute
+  uint64_t propertiesIndex = kNone; ///< PropertiesForm::Native: table index
+  Span propertiesBlob;              ///< PropertiesForm::Native: raw bytes
+  uint64_t firstResultValueId = 0;
   std::optional<Span> nestedSection;
-  uint32_t parentBlock = 0; ///< block index (0 = the IR section's root block)
-  uint32_t depth = 0;       ///< region nesting depth (0 = top level)
-  uint64_t offset = 0;      ///< file offset where the op's encoding starts
+  uint64_t offset = 0; ///< file offset where the op's encoding starts
+  IndexRange resultTypeRange, operandRange, successorRange, regionRange;
 };
+// Lets the op table grow by realloc (see BytecodeFile::GrowingTable).
+static_assert(std::is_trivially_copyable_v<Operation> &&
+                  std::is_trivially_copyable_v<ValueRef>,
+              "per-op tables must stay trivially copyable");
 
 enum class ResourceKind : uint8_t { Blob = 0, Bool = 1, String = 2 };
 
+/// One resource entry. Its extent comes from the ResourceOffset section, so
+/// opening a file never reads inside a blob entry (touching each blob's
+/// header would map file pages around every blob of a weights file); the
+/// blob's own header is decoded by BytecodeFile::blobData(). Bool and String
+/// entries are a few bytes and are decoded at open.
 struct ResourceEntry {
   llvm::StringRef key;
   ResourceKind kind = ResourceKind::Blob;
-  Span entry; ///< the whole entry in the Resource section
-  /// Blob: the data (after alignment padding) — never copied; Bool: 1 byte.
-  Span data;
-  uint64_t alignment = 1; ///< Blob
-  bool boolValue = false; ///< Bool
+  Span entry;                  ///< the whole entry in the Resource section
+  bool boolValue = false;      ///< Bool
   llvm::StringRef stringValue; ///< String
+};
+
+/// A decoded blob resource: the data (after alignment padding, never
+/// copied) and its declared alignment.
+struct BlobData {
+  Span data;
+  uint64_t alignment = 1;
 };
 
 struct ResourceGroup {
@@ -287,15 +311,23 @@ public:
   // --- Attributes and types --------------------------------------------------
   llvm::ArrayRef<AttrTypeEntry> attributes() const { return attributes_; }
   llvm::ArrayRef<AttrTypeEntry> types() const { return types_; }
+  /// xxh3 of (xxh3(dialect name), custom flag, xxh3(bytes)) of an entry:
+  /// equal hashes mean the entries can be exchanged between files without
+  /// being understood (as long as the tables they refer to agree). Computed
+  /// on demand.
+  uint64_t attrContentHash(uint64_t index) const;
+  uint64_t typeContentHash(uint64_t index) const;
   llvm::StringRef attrDialectName(uint64_t index) const;
   /// Textual form of a non-custom-encoded entry (without the trailing NUL);
   /// empty for custom-encoded entries.
   llvm::StringRef attrAsmText(uint64_t index) const;
   llvm::StringRef typeAsmText(uint64_t index) const;
-  const DecodedAttr &decodedAttr(uint64_t index) const {
-    return decoded_[index];
-  }
-  AttrKind attrKind(uint64_t index) const { return decoded_[index].kind; }
+  /// The structure of attribute `index`. Builtin entries are validated at
+  /// open but only their kind is stored (a decoded entry is ~200 bytes, and
+  /// files have hundreds of thousands); this decodes the entry again from
+  /// its bytes, in time proportional to its size.
+  DecodedAttr decodedAttr(uint64_t index) const;
+  AttrKind attrKind(uint64_t index) const { return attrKinds_[index]; }
   /// True for builtin location attributes.
   bool isLocation(uint64_t index) const;
   /// Visits `root` and every location nested in it (CallSite, Fused, Name
@@ -313,6 +345,20 @@ public:
   /// Block 0 is the IR section's root block holding the top-level op(s).
   llvm::ArrayRef<Block> blocks() const { return blocks_; }
   uint64_t totalOps() const { return ops_.size(); }
+  llvm::ArrayRef<uint64_t> resultTypes(const Operation &op) const {
+    return slice<uint64_t>(resultTypes_, op.resultTypeRange);
+  }
+  llvm::ArrayRef<ValueRef> operands(const Operation &op) const {
+    return slice<ValueRef>(operands_, op.operandRange);
+  }
+  /// Block indices.
+  llvm::ArrayRef<uint32_t> successors(const Operation &op) const {
+    return slice<uint32_t>(successors_, op.successorRange);
+  }
+  /// Region indices, in the op's region order.
+  llvm::ArrayRef<uint32_t> opRegions(const Operation &op) const {
+    return slice<uint32_t>(opRegions_, op.regionRange);
+  }
   std::map<std::string, uint64_t> opCounts() const;
 
   // --- Properties -----------------------------------------------------------
@@ -327,11 +373,25 @@ public:
   llvm::ArrayRef<std::pair<uint32_t, uint32_t>> dialectResourceHandles() const {
     return dialectResourceHandles_;
   }
+  /// Decodes the header of blob entry `entry` of group `group` (alignment,
+  /// size, padding). Errors ("byte N: ...") for an entry that is not a blob
+  /// or whose header is malformed. An empty entry (a declaration without
+  /// data) yields empty data with alignment 1.
+  llvm::Expected<BlobData> blobData(uint32_t group, uint32_t entry) const;
 
 private:
   friend class Decoder;
   friend class irwalk::IRWalker;
   BytecodeFile() = default;
+
+  template <typename T>
+  static llvm::ArrayRef<T> slice(llvm::ArrayRef<T> all, IndexRange range) {
+    return all.slice(range.begin, range.count);
+  }
+  /// For tables that grow while the IR is walked: SmallVector grows trivially
+  /// copyable elements with realloc (mremap for large blocks), so growing
+  /// does not briefly hold the old and the new buffer as std::vector does.
+  template <typename T> using GrowingTable = llvm::SmallVector<T, 0>;
 
   std::unique_ptr<llvm::MemoryBuffer> buffer_;
   uint64_t version_ = 0;
@@ -341,8 +401,12 @@ private:
   std::vector<Dialect> dialects_;
   std::vector<OpName> opNames_;
   std::vector<AttrTypeEntry> attributes_, types_;
-  std::vector<DecodedAttr> decoded_;
-  std::vector<Operation> ops_;
+  std::vector<AttrKind> attrKinds_;
+  GrowingTable<Operation> ops_;
+  // Flat per-op arrays (see Operation).
+  GrowingTable<uint64_t> resultTypes_;
+  GrowingTable<ValueRef> operands_;
+  GrowingTable<uint32_t> successors_, opRegions_;
   std::vector<Region> regions_;
   std::vector<Block> blocks_;
   std::vector<Span> properties_;

@@ -118,9 +118,9 @@ TEST_F(StockBytecodeTest, NestingAndIsolatedSections) {
   EXPECT_EQ(outer.depth, 1u);
   EXPECT_FALSE(outer.regionsIsolated); // captures %c
   EXPECT_FALSE(outer.nestedSection.has_value());
-  ASSERT_EQ(outer.regions.size(), 2u);
-  const Region &first = file->regions()[outer.regions[0]];
-  const Region &second = file->regions()[outer.regions[1]];
+  ASSERT_EQ(file->opRegions(outer).size(), 2u);
+  const Region &first = file->regions()[file->opRegions(outer)[0]];
+  const Region &second = file->regions()[file->opRegions(outer)[1]];
   EXPECT_EQ(first.parentOp, indexOf(outer));
   EXPECT_EQ(second.indexInParent, 1u);
   ASSERT_EQ(first.blocks.size(), 2u);
@@ -135,8 +135,9 @@ TEST_F(StockBytecodeTest, NestingAndIsolatedSections) {
   const Operation &iso = op("xt.iso");
   EXPECT_TRUE(iso.regionsIsolated);
   ASSERT_TRUE(iso.nestedSection.has_value());
-  ASSERT_EQ(iso.regions.size(), 2u); // both regions from one nested section
-  const Region &isoSecond = file->regions()[iso.regions[1]];
+  // Both regions come from one nested section.
+  ASSERT_EQ(file->opRegions(iso).size(), 2u);
+  const Region &isoSecond = file->regions()[file->opRegions(iso)[1]];
   ASSERT_EQ(isoSecond.blocks.size(), 1u);
   EXPECT_EQ(file->blocks()[isoSecond.blocks[0]].arguments.size(), 1u);
   EXPECT_EQ(op("xt.inner").depth, 2u);
@@ -149,34 +150,34 @@ TEST_F(StockBytecodeTest, NestingAndIsolatedSections) {
 TEST_F(StockBytecodeTest, OperandsSuccessorsAndValueIds) {
   const Operation &outer = op("xt.outer");
   const Operation &constant = op("xt.const");
-  const Region &first = file->regions()[outer.regions[0]];
+  const Region &first = file->regions()[file->opRegions(outer)[0]];
   uint32_t bb0 = first.blocks[0], bb1 = first.blocks[1];
 
   const Operation &add = op("xt.add");
-  ASSERT_EQ(add.operands.size(), 2u);
-  EXPECT_TRUE(add.operands[0].isBlockArgument);
-  EXPECT_EQ(add.operands[0].owner, bb0);
-  EXPECT_EQ(add.operands[0].number, 0u);
+  ASSERT_EQ(file->operands(add).size(), 2u);
+  EXPECT_TRUE(file->operands(add)[0].isBlockArgument);
+  EXPECT_EQ(file->operands(add)[0].owner, bb0);
+  EXPECT_EQ(file->operands(add)[0].number, 0u);
   // %c is defined in the module body and used inside a non-isolated region.
-  EXPECT_FALSE(add.operands[1].isBlockArgument);
-  EXPECT_EQ(add.operands[1].owner, indexOf(constant));
+  EXPECT_FALSE(file->operands(add)[1].isBlockArgument);
+  EXPECT_EQ(file->operands(add)[1].owner, indexOf(constant));
   // Ids: module body values first (%c = 0, %r = 1), then the region's own
   // values continue after them (bb0 arg = 2, %0 = 3, bb1 arg = 4).
   EXPECT_EQ(constant.firstResultValueId, 0u);
   EXPECT_EQ(op("xt.res").firstResultValueId, 1u);
-  EXPECT_EQ(add.operands[1].id, 0u);
-  EXPECT_EQ(add.operands[0].id, 2u);
+  EXPECT_EQ(file->operands(add)[1].id, 0u);
+  EXPECT_EQ(file->operands(add)[0].id, 2u);
   EXPECT_EQ(add.firstResultValueId, 3u);
   EXPECT_EQ(file->blocks()[bb1].firstArgumentValueId, 4u);
 
   const Operation &br = op("xt.br");
-  EXPECT_EQ(br.successors, std::vector<uint32_t>{bb1});
-  ASSERT_EQ(br.operands.size(), 1u);
-  EXPECT_EQ(br.operands[0].owner, indexOf(add));
+  EXPECT_EQ(file->successors(br).vec(), std::vector<uint32_t>{bb1});
+  ASSERT_EQ(file->operands(br).size(), 1u);
+  EXPECT_EQ(file->operands(br)[0].owner, indexOf(add));
   const Operation &use = op("xt.use");
-  ASSERT_EQ(use.operands.size(), 1u);
-  EXPECT_TRUE(use.operands[0].isBlockArgument);
-  EXPECT_EQ(use.operands[0].owner, bb1);
+  ASSERT_EQ(file->operands(use).size(), 1u);
+  EXPECT_TRUE(file->operands(use)[0].isBlockArgument);
+  EXPECT_EQ(file->operands(use)[0].owner, bb1);
 
   // The isolated op's regions start a new id scope at 0.
   EXPECT_EQ(op("xt.inner").firstResultValueId, 0u);
@@ -237,7 +238,7 @@ TEST_F(StockBytecodeTest, LocationKinds) {
   EXPECT_EQ(range.str, "r.py");
 
   // Block argument location and elided (unknown) block-argument locations.
-  const Region &first = file->regions()[op("xt.outer").regions[0]];
+  const Region &first = file->regions()[file->opRegions(op("xt.outer"))[0]];
   const BlockArgument &arg = file->blocks()[first.blocks[0]].arguments[0];
   ASSERT_NE(arg.location, kNone);
   EXPECT_EQ(file->decodedAttr(arg.location).str, "argloc.py");
@@ -261,12 +262,45 @@ TEST_F(StockBytecodeTest, DenseResourceSpanPointsAtBlob) {
   const ResourceEntry &entry = group.entries[entryIndex];
   EXPECT_EQ(entry.key, "blob1");
   EXPECT_EQ(entry.kind, ResourceKind::Blob);
-  EXPECT_EQ(entry.alignment, 4u);
-  EXPECT_EQ(entry.data.offset % 4, 0u);
-  EXPECT_EQ(file->bytesOf(entry.data), llvm::StringRef("\x2A\0\0\0", 4));
+  llvm::Expected<BlobData> blob = file->blobData(groupIndex, entryIndex);
+  ASSERT_TRUE(bool(blob)) << llvm::toString(blob.takeError());
+  EXPECT_EQ(blob->alignment, 4u);
+  EXPECT_EQ(blob->data.offset % 4, 0u);
+  EXPECT_EQ(file->bytesOf(blob->data), llvm::StringRef("\x2A\0\0\0", 4));
   // The span is a view into the file buffer: nothing was copied.
-  EXPECT_EQ(file->bytesOf(entry.data).data(),
-            file->bytes().data() + entry.data.offset);
+  EXPECT_EQ(file->bytesOf(blob->data).data(),
+            file->bytes().data() + blob->data.offset);
+  EXPECT_GE(blob->data.offset, entry.entry.offset);
+  EXPECT_LE(blob->data.end(), entry.entry.end());
+
+  // Opening never reads a blob's header, so a corrupt header only shows when
+  // the blob is asked for.
+  std::string corrupt = bytes;
+  corrupt[entry.entry.offset] = char(3 << 1 | 1); // alignment 3
+  auto reopened = decode(corrupt);
+  ASSERT_TRUE(bool(reopened)) << llvm::toString(reopened.takeError());
+  llvm::Expected<BlobData> bad = (*reopened)->blobData(groupIndex, entryIndex);
+  ASSERT_FALSE(bool(bad));
+  EXPECT_EQ(llvm::toString(bad.takeError()),
+            "byte " + std::to_string(entry.entry.offset) +
+                ": alignment 3 is not a power of two");
+
+  // Entries must still tile the Resource section exactly: shrink the entry's
+  // size in the ResourceOffset section (a one-byte varint, then kind 0).
+  ASSERT_LT(entry.entry.size, 64u);
+  Span offsets = file->section(kResourceOffsetSection)->data;
+  std::string sizeAndKind = {char((entry.entry.size << 1) | 1), '\0'};
+  size_t at = llvm::StringRef(bytes)
+                  .substr(0, offsets.end())
+                  .find(sizeAndKind, offsets.offset);
+  ASSERT_NE(at, llvm::StringRef::npos);
+  std::string shorter = bytes;
+  shorter[at] = char(((entry.entry.size - 1) << 1) | 1);
+  auto untiled = decode(shorter);
+  ASSERT_FALSE(bool(untiled));
+  EXPECT_NE(llvm::toString(untiled.takeError())
+                .find("resource entries end 1 bytes before the end"),
+            std::string::npos);
   ASSERT_NE(file->section(kResourceOffsetSection), nullptr);
 }
 
@@ -277,9 +311,8 @@ TEST_F(StockBytecodeTest, ContentHashesAndAsmEntries) {
   ASSERT_EQ((*again)->attributes().size(), file->attributes().size());
   std::set<uint64_t> hashes;
   for (size_t i = 0; i < file->attributes().size(); ++i) {
-    EXPECT_EQ(file->attributes()[i].contentHash,
-              (*again)->attributes()[i].contentHash);
-    hashes.insert(file->attributes()[i].contentHash);
+    EXPECT_EQ(file->attrContentHash(i), (*again)->attrContentHash(i));
+    hashes.insert(file->attrContentHash(i));
   }
   EXPECT_EQ(hashes.size(), file->attributes().size());
   // Unregistered dialect types are stored as text.

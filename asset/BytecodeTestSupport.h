@@ -120,7 +120,8 @@ inline void checkInvariants(const BytecodeFile &file, bool walkLocations = true)
     ASSERT_LE(entry.encoding.end(), fileSize);
   }
   for (uint64_t i = 0; i < numAttrs; ++i) {
-    const DecodedAttr &attr = file.decodedAttr(i);
+    DecodedAttr attr = file.decodedAttr(i);
+    ASSERT_EQ(attr.kind, file.attrKind(i));
     if (attr.kind != AttrKind::FileLineColRange) {
       for (uint64_t element : attr.elements)
         ASSERT_LT(element, numAttrs);
@@ -142,19 +143,34 @@ inline void checkInvariants(const BytecodeFile &file, bool walkLocations = true)
     ASSERT_TRUE(op.attrDict == kNone || op.attrDict < numAttrs);
     ASSERT_LT(op.parentBlock, file.blocks().size());
     ASSERT_LE(op.propertiesBlob.end(), fileSize);
-    for (uint64_t type : op.resultTypes)
+    for (uint64_t type : file.resultTypes(op))
       ASSERT_LT(type, numTypes);
-    for (const ValueRef &ref : op.operands)
+    for (const ValueRef &ref : file.operands(op))
       ASSERT_LT(ref.owner, ref.isBlockArgument ? file.blocks().size()
                                                : file.operations().size());
-    for (uint32_t block : op.successors)
+    for (uint32_t block : file.successors(op))
       ASSERT_LT(block, file.blocks().size());
-    for (uint32_t region : op.regions)
+    for (uint32_t region : file.opRegions(op))
       ASSERT_LT(region, file.regions().size());
   }
-  for (const ResourceGroup &group : file.resourceGroups())
-    for (const ResourceEntry &entry : group.entries)
-      ASSERT_LE(entry.data.end(), fileSize);
+  auto groups = file.resourceGroups();
+  for (uint32_t g = 0; g < groups.size(); ++g)
+    for (uint32_t e = 0; e < groups[g].entries.size(); ++e) {
+      const ResourceEntry &entry = groups[g].entries[e];
+      ASSERT_LE(entry.entry.end(), fileSize);
+      if (entry.kind != ResourceKind::Blob)
+        continue;
+      // Blob headers are only validated on demand: either an error or data
+      // inside the entry.
+      llvm::Expected<BlobData> blob = file.blobData(g, e);
+      if (!blob) {
+        std::string message = llvm::toString(blob.takeError());
+        ASSERT_EQ(message.rfind("byte ", 0), 0u) << message;
+        continue;
+      }
+      ASSERT_GE(blob->data.offset, entry.entry.offset);
+      ASSERT_LE(blob->data.end(), entry.entry.end());
+    }
   (void)file.opCounts();
 }
 

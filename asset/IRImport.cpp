@@ -375,11 +375,17 @@ Importer::resource(uint64_t index) {
   auto &manager = mlir::DenseResourceElementsHandle::getManagerInterface(&context);
   std::optional<mlir::AsmResourceBlob> blob;
   if (entry.kind == ResourceKind::Blob) {
+    // The blob's header is only decoded here, on first use.
+    llvm::Expected<BlobData> data = file.blobData(groupIndex, entryIndex);
+    if (!data) {
+      fail(llvm::toString(data.takeError()));
+      return failure();
+    }
     // Zero-copy: the blob stays in the file mapping.
-    llvm::StringRef bytes = file.bytesOf(entry.data);
+    llvm::StringRef bytes = file.bytesOf(data->data);
     blob = mlir::UnmanagedAsmResourceBlob::allocateWithAlign(
         llvm::ArrayRef<char>(bytes.data(), bytes.size()),
-        entry.alignment ? llvm::PowerOf2Ceil(entry.alignment) : 1);
+        data->alignment ? llvm::PowerOf2Ceil(data->alignment) : 1);
   }
   mlir::DenseResourceElementsHandle handle = manager.insert(entry.key, std::move(blob));
   resources.emplace(index, handle);
@@ -412,14 +418,15 @@ mlir::Value Importer::operand(const ValueRef &ref) {
     return blocks[ref.owner]->getArgument(ref.number);
   }
   if (ref.owner >= ops.size() ||
-      ref.number >= file.operations()[ref.owner].resultTypes.size()) {
+      ref.number >= file.resultTypes(file.operations()[ref.owner]).size()) {
     fail(llvm::formatv("value {0} refers to a missing result", ref.id));
     return {};
   }
   if (mlir::Operation *def = ops[ref.owner])
     return def->getResult(ref.number);
   // Defined later in a graph region: stand in until the definition exists.
-  mlir::Type type = this->type(file.operations()[ref.owner].resultTypes[ref.number]);
+  mlir::Type type =
+      this->type(file.resultTypes(file.operations()[ref.owner])[ref.number]);
   if (!type)
     return {};
   mlir::OperationState state(mlir::UnknownLoc::get(&context),
@@ -434,13 +441,16 @@ mlir::Operation *Importer::createOperation(uint32_t index) {
   const Operation &op = file.operations()[index];
   mlir::OperationName name(file.fullOpName(op.name), &context);
   mlir::OperationState state(location(op.location), name);
-  for (uint64_t t : op.resultTypes)
+  llvm::ArrayRef<uint64_t> resultTypes = file.resultTypes(op);
+  llvm::ArrayRef<ValueRef> operands = file.operands(op);
+  llvm::ArrayRef<uint32_t> regions = file.opRegions(op);
+  for (uint64_t t : resultTypes)
     if (mlir::Type resultType = type(t))
       state.addTypes(resultType);
-  for (const ValueRef &ref : op.operands)
+  for (const ValueRef &ref : operands)
     if (mlir::Value value = operand(ref))
       state.addOperands(value);
-  for (uint32_t b : op.successors)
+  for (uint32_t b : file.successors(op))
     state.addSuccessors(blocks[b]);
   if (op.attrDict != kNone) {
     auto dict = llvm::dyn_cast_or_null<mlir::DictionaryAttr>(attribute(op.attrDict));
@@ -465,14 +475,14 @@ mlir::Operation *Importer::createOperation(uint32_t index) {
           mlir::NoneType::get(&context));
     }
   }
-  if (!error.empty() || state.types.size() != op.resultTypes.size() ||
-      state.operands.size() != op.operands.size())
+  if (!error.empty() || state.types.size() != resultTypes.size() ||
+      state.operands.size() != operands.size())
     return nullptr;
-  for (size_t r = 0; r < op.regions.size(); ++r)
+  for (size_t r = 0; r < regions.size(); ++r)
     state.addRegion();
   mlir::Operation *created = mlir::Operation::create(state);
-  for (size_t r = 0; r < op.regions.size(); ++r)
-    for (uint32_t b : file.regions()[op.regions[r]].blocks)
+  for (size_t r = 0; r < regions.size(); ++r)
+    for (uint32_t b : file.regions()[regions[r]].blocks)
       created->getRegion(r).push_back(blocks[b]);
   return created;
 }

@@ -35,7 +35,9 @@ aimodelShow(const AIModelShowOptions *options) {
     flags.printGenericOpForm()
         .enableDebugInfo(options->debugInfo != 0, /*prettyForm=*/false)
         .elideLargeElementsAttrs(16)
-        .elideLargeResourceString(64);
+        // 0, not a size: MLIR hex-encodes a blob before comparing it with
+        // the limit, which would read every weight; 0 skips resources.
+        .elideLargeResourceString(0);
     op->get()->print(llvm::outs(), flags);
     llvm::outs() << "\n";
   }

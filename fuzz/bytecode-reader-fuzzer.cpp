@@ -26,6 +26,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <string>
 
 using namespace aimodel::bytecode;
 
@@ -105,7 +106,10 @@ private:
     uint64_t visited = 0;
     file.forEachNestedLocation(root, [&](uint64_t index) {
       EXPECT_INDEX(index, file.attributes().size(), "nested location index");
-      const DecodedAttr &attr = file.decodedAttr(index);
+      DecodedAttr attr = file.decodedAttr(index);
+      if (attr.kind != file.attrKind(index))
+        contractViolation("decodedAttr kind differs from attrKind",
+                          uint64_t(attr.kind), uint64_t(file.attrKind(index)));
       acc += uint64_t(attr.kind) + attr.line + attr.column;
       touchString(attr.str);
       ++visited;
@@ -162,7 +166,7 @@ void Toucher::touchAttributes() {
     EXPECT_INDEX(types[i].dialect, file.dialects().size(), "type dialect");
     touchSpan(types[i].encoding, "type encoding span");
     touchString(file.typeAsmText(i));
-    acc += types[i].contentHash;
+    acc += file.typeContentHash(i);
     if (auto code = file.builtinTypeCode(i))
       acc += *code;
   }
@@ -171,9 +175,12 @@ void Toucher::touchAttributes() {
     touchSpan(attrs[i].encoding, "attr encoding span");
     touchString(file.attrAsmText(i));
     touchString(file.attrDialectName(i));
-    acc += attrs[i].contentHash;
+    acc += file.attrContentHash(i);
 
-    const DecodedAttr &attr = file.decodedAttr(i);
+    DecodedAttr attr = file.decodedAttr(i);
+    if (attr.kind != file.attrKind(i))
+      contractViolation("decodedAttr kind differs from attrKind",
+                        uint64_t(attr.kind), uint64_t(file.attrKind(i)));
     acc += uint64_t(attr.kind) + file.isLocation(i);
     touchString(attrKindName(attr.kind));
     touchString(attr.str);
@@ -219,7 +226,7 @@ void Toucher::touchIR() {
     touchLocation(op.location);
     touchAttrIndex(op.attrDict, "op attr dict");
     if (op.attrDict != kNone)
-      acc += uint64_t(file.decodedAttr(op.attrDict).kind);
+      acc += uint64_t(file.attrKind(op.attrDict));
     switch (op.propertiesForm) {
     case PropertiesForm::None:
       break;
@@ -232,23 +239,23 @@ void Toucher::touchIR() {
       touchSpan(op.propertiesBlob, "op properties blob");
       break;
     }
-    for (uint64_t type : op.resultTypes)
+    for (uint64_t type : file.resultTypes(op))
       EXPECT_INDEX(type, file.types().size(), "op result type");
-    for (const ValueRef &ref : op.operands) {
+    for (const ValueRef &ref : file.operands(op)) {
       if (ref.isBlockArgument) {
         EXPECT_INDEX(ref.owner, blocks.size(), "operand owner block");
         EXPECT_INDEX(ref.number, blocks[ref.owner].arguments.size(),
                      "operand block argument number");
       } else {
         EXPECT_INDEX(ref.owner, ops.size(), "operand owner op");
-        EXPECT_INDEX(ref.number, ops[ref.owner].resultTypes.size(),
+        EXPECT_INDEX(ref.number, file.resultTypes(ops[ref.owner]).size(),
                      "operand result number");
       }
       acc += ref.id;
     }
-    for (uint32_t successor : op.successors)
+    for (uint32_t successor : file.successors(op))
       EXPECT_INDEX(successor, blocks.size(), "op successor block");
-    for (uint32_t region : op.regions)
+    for (uint32_t region : file.opRegions(op))
       EXPECT_INDEX(region, regions.size(), "op region");
     if (op.nestedSection)
       touchSpan(*op.nestedSection, "op nested section");
@@ -281,22 +288,42 @@ void Toucher::touchIR() {
 
 void Toucher::touchResources() {
   llvm::ArrayRef<ResourceGroup> groups = file.resourceGroups();
-  for (const ResourceGroup &group : groups) {
+  for (uint32_t g = 0; g < groups.size(); ++g) {
+    const ResourceGroup &group = groups[g];
     touchString(group.name);
     if (!group.isExternal)
       EXPECT_INDEX_OR_NONE(group.dialect, kNoIndex, file.dialects().size(),
                            "resource group dialect");
-    for (const ResourceEntry &entry : group.entries) {
+    for (uint32_t e = 0; e < group.entries.size(); ++e) {
+      const ResourceEntry &entry = group.entries[e];
       touchString(entry.key);
       touchSpan(entry.entry, "resource entry span");
-      touchSpan(entry.data, "resource data span");
       touchString(entry.stringValue);
-      acc += uint64_t(entry.kind) + entry.alignment + entry.boolValue;
-      if (entry.kind == ResourceKind::Blob && entry.alignment > 1 &&
-          (entry.alignment & (entry.alignment - 1)) == 0 &&
-          entry.data.offset % entry.alignment != 0)
-        contractViolation("resource blob misaligned", entry.data.offset,
-                          entry.alignment);
+      acc += uint64_t(entry.kind) + entry.boolValue;
+      // Blob headers are decoded on demand: a "byte N: ..." error or data
+      // that lies inside the entry, aligned as declared.
+      llvm::Expected<BlobData> blob = file.blobData(g, e);
+      if (!blob) {
+        std::string message = llvm::toString(blob.takeError());
+        if (message.rfind("byte ", 0) != 0)
+          contractViolation("blobData error without a byte offset", 0, 0);
+        acc += message.size();
+        continue;
+      }
+      if (entry.kind != ResourceKind::Blob)
+        contractViolation("blobData of a non-blob entry", e, g);
+      touchSpan(blob->data, "resource data span");
+      if (blob->data.offset < entry.entry.offset ||
+          blob->data.end() > entry.entry.end())
+        contractViolation("blob data outside its entry", blob->data.offset,
+                          entry.entry.offset);
+      acc += blob->alignment;
+      if (blob->alignment == 0 || (blob->alignment & (blob->alignment - 1)))
+        contractViolation("blob alignment not a power of two", blob->alignment,
+                          0);
+      if (blob->data.offset % blob->alignment != 0)
+        contractViolation("resource blob misaligned", blob->data.offset,
+                          blob->alignment);
     }
   }
   for (const auto &[groupIndex, entryIndex] : file.dialectResourceHandles()) {
