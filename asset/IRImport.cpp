@@ -90,8 +90,9 @@ private:
 /// Materialises attributes, types and ops on demand, memoised by index.
 class Importer {
 public:
-  Importer(const BytecodeFile &file, mlir::MLIRContext &context)
-      : file(file), context(context),
+  Importer(const BytecodeFile &file, mlir::MLIRContext &context,
+           const ir::ImportOptions &options)
+      : file(file), context(context), options(options),
         attrs(file.attributes().size()), types(file.types().size()),
         attrBusy(file.attributes().size()), typeBusy(file.types().size()) {
     auto *builtin = context.getOrLoadDialect<mlir::BuiltinDialect>();
@@ -113,6 +114,7 @@ public:
 
   const BytecodeFile &file;
   mlir::MLIRContext &context;
+  const ir::ImportOptions &options;
 
 private:
   std::string opaqueText(llvm::StringRef what, llvm::StringRef bytes) const {
@@ -374,7 +376,7 @@ Importer::resource(uint64_t index) {
   const ResourceEntry &entry = group.entries[entryIndex];
   auto &manager = mlir::DenseResourceElementsHandle::getManagerInterface(&context);
   std::optional<mlir::AsmResourceBlob> blob;
-  if (entry.kind == ResourceKind::Blob) {
+  if (entry.kind == ResourceKind::Blob && options.withResourceData) {
     // The blob's header is only decoded here, on first use.
     llvm::Expected<BlobData> data = file.blobData(groupIndex, entryIndex);
     if (!data) {
@@ -549,13 +551,15 @@ std::unique_ptr<mlir::MLIRContext> aimodel::ir::makeImportContext() {
 
 llvm::Expected<mlir::OwningOpRef<mlir::Operation *>>
 aimodel::ir::importBytecode(const BytecodeFile &file,
-                            mlir::MLIRContext &context) {
-  return Importer(file, context).run();
+                            mlir::MLIRContext &context,
+                            const ImportOptions &options) {
+  return Importer(file, context, options).run();
 }
 
 llvm::Expected<mlir::OwningOpRef<mlir::Operation *>>
 aimodel::ir::loadIR(llvm::StringRef path, mlir::MLIRContext &context,
-                    std::unique_ptr<BytecodeFile> &file) {
+                    std::unique_ptr<BytecodeFile> &file,
+                    const ImportOptions &options) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
   if (!buffer)
@@ -567,7 +571,7 @@ aimodel::ir::loadIR(llvm::StringRef path, mlir::MLIRContext &context,
     if (!decoded)
       return decoded.takeError();
     file = std::move(*decoded);
-    return importBytecode(*file, context);
+    return importBytecode(*file, context, options);
   }
   std::string diagnostic;
   mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {

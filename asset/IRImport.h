@@ -28,16 +28,25 @@ namespace aimodel::ir {
 /// dialect unregistered.
 std::unique_ptr<mlir::MLIRContext> makeImportContext();
 
+struct ImportOptions {
+  /// Attach resource blobs (weights) to their dense_resource handles, as
+  /// zero-copy views of the mapping. Without them handles are declared but
+  /// empty: enough to print or compare structure, and no weight page is read.
+  bool withResourceData = true;
+};
+
 /// Builds the operation tree of `file` in `context`. The file must outlive
 /// the result (resource blobs point into its mapping).
 llvm::Expected<mlir::OwningOpRef<mlir::Operation *>>
-importBytecode(const bytecode::BytecodeFile &file, mlir::MLIRContext &context);
+importBytecode(const bytecode::BytecodeFile &file, mlir::MLIRContext &context,
+               const ImportOptions &options = {});
 
 /// Reads `path`: MLIR bytecode through importBytecode, anything else as MLIR
 /// text through MLIR's own parser. `file` keeps the mapping alive.
 llvm::Expected<mlir::OwningOpRef<mlir::Operation *>>
 loadIR(llvm::StringRef path, mlir::MLIRContext &context,
-       std::unique_ptr<bytecode::BytecodeFile> &file);
+       std::unique_ptr<bytecode::BytecodeFile> &file,
+       const ImportOptions &options = {});
 
 /// A dialect-neutral dump of structure: op names, value wiring, successors,
 /// regions, block arguments, builtin types and locations. Private dialect

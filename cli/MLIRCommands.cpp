@@ -21,7 +21,8 @@ aimodelShow(const AIModelShowOptions *options) {
   auto context = ir::makeImportContext();
   std::unique_ptr<bytecode::BytecodeFile> bytes;
   llvm::Expected<mlir::OwningOpRef<mlir::Operation *>> op =
-      ir::loadIR(options->path, *context, bytes);
+      ir::loadIR(options->path, *context, bytes,
+                 ir::ImportOptions{/*withResourceData=*/false});
   if (!op) {
     llvm::errs() << "aimodel show: error: "
                  << asset::printablePath(options->path) << ": "
@@ -34,10 +35,7 @@ aimodelShow(const AIModelShowOptions *options) {
     mlir::OpPrintingFlags flags;
     flags.printGenericOpForm()
         .enableDebugInfo(options->debugInfo != 0, /*prettyForm=*/false)
-        .elideLargeElementsAttrs(16)
-        // 0, not a size: MLIR hex-encodes a blob before comparing it with
-        // the limit, which would read every weight; 0 skips resources.
-        .elideLargeResourceString(0);
+        .elideLargeElementsAttrs(16);
     op->get()->print(llvm::outs(), flags);
     llvm::outs() << "\n";
   }
