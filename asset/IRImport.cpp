@@ -136,6 +136,9 @@ private:
   std::vector<mlir::Type> types;
   std::vector<bool> attrBusy, typeBusy;
   unsigned depth = 0;
+  /// Where the op or block being built is encoded: errors about what it
+  /// refers to point there.
+  uint64_t referrerOffset = 0;
   std::map<uint64_t, mlir::AsmDialectResourceHandle> resources;
   std::vector<mlir::Block *> blocks;
   std::vector<mlir::Operation *> ops;
@@ -178,7 +181,8 @@ mlir::LogicalResult SpanReader::check(llvm::Error err) {
 
 mlir::LogicalResult SpanReader::readAttribute(mlir::Attribute &result) {
   uint64_t index;
-  if (mlir::failed(check(cursor.readVarInt(index))))
+  if (mlir::failed(check(cursor.readIndex(
+          index, importer.file.attributes().size(), "attribute"))))
     return failure();
   result = importer.attribute(index);
   return success(bool(result));
@@ -197,7 +201,8 @@ mlir::LogicalResult SpanReader::readOptionalAttribute(mlir::Attribute &result) {
 
 mlir::LogicalResult SpanReader::readType(mlir::Type &result) {
   uint64_t index;
-  if (mlir::failed(check(cursor.readVarInt(index))))
+  if (mlir::failed(check(
+          cursor.readIndex(index, importer.file.types().size(), "type"))))
     return failure();
   result = importer.type(index);
   return success(bool(result));
@@ -266,7 +271,8 @@ T Importer::memoised(uint64_t index, std::vector<T> &table,
                      llvm::ArrayRef<AttrTypeEntry> entries, const char *what,
                      DecodeFn decode) {
   if (index >= table.size()) {
-    fail(llvm::formatv("{0} index {1} out of range", what, index));
+    fail(llvm::formatv("byte {0}: {1} index {2} out of range (table has {3})",
+                       referrerOffset, what, index, table.size()));
     return {};
   }
   if (table[index])
@@ -369,8 +375,9 @@ Importer::resource(uint64_t index) {
   auto [groupIndex, entryIndex] = file.dialectResourceHandles()[index];
   const ResourceGroup &group = file.resourceGroups()[groupIndex];
   if (group.name != "builtin") {
-    fail(llvm::formatv("resource of dialect '{0}' used by a builtin attribute",
-                       group.name));
+    fail(llvm::formatv("byte {0}: resource of dialect '{1}' used by a builtin "
+                       "attribute",
+                       referrerOffset, group.name));
     return failure();
   }
   const ResourceEntry &entry = group.entries[entryIndex];
@@ -414,14 +421,16 @@ mlir::Value Importer::operand(const ValueRef &ref) {
   if (ref.isBlockArgument) {
     if (ref.owner >= blocks.size() ||
         ref.number >= blocks[ref.owner]->getNumArguments()) {
-      fail(llvm::formatv("value {0} refers to a missing block argument", ref.id));
+      fail(llvm::formatv("byte {0}: value {1} refers to a missing block argument",
+                         referrerOffset, ref.id));
       return {};
     }
     return blocks[ref.owner]->getArgument(ref.number);
   }
   if (ref.owner >= ops.size() ||
       ref.number >= file.resultTypes(file.operations()[ref.owner]).size()) {
-    fail(llvm::formatv("value {0} refers to a missing result", ref.id));
+    fail(llvm::formatv("byte {0}: value {1} refers to a missing result",
+                       referrerOffset, ref.id));
     return {};
   }
   if (mlir::Operation *def = ops[ref.owner])
@@ -441,6 +450,7 @@ mlir::Value Importer::operand(const ValueRef &ref) {
 
 mlir::Operation *Importer::createOperation(uint32_t index) {
   const Operation &op = file.operations()[index];
+  referrerOffset = op.offset;
   mlir::OperationName name(file.fullOpName(op.name), &context);
   mlir::OperationState state(location(op.location), name);
   llvm::ArrayRef<uint64_t> resultTypes = file.resultTypes(op);
@@ -492,6 +502,9 @@ mlir::Operation *Importer::createOperation(uint32_t index) {
 llvm::Expected<mlir::OwningOpRef<mlir::Operation *>> Importer::run() {
   // Blocks first: successors may name blocks that come later.
   for (const Block &block : file.blocks()) {
+    referrerOffset = block.parentRegion == kNoIndex
+                         ? 0
+                         : file.operations()[file.regions()[block.parentRegion].parentOp].offset;
     auto *created = new mlir::Block();
     blocks.push_back(created);
     for (const BlockArgument &arg : block.arguments) {
