@@ -107,10 +107,9 @@ aimodel::asset::listDirectory(llvm::StringRef dir) {
   return entries;
 }
 
-std::vector<DirEntry> aimodel::asset::findSymlinksBelow(llvm::StringRef dir) {
-  std::vector<DirEntry> links;
-  // Explicit stack of relative paths: no recursion, and no loops since
-  // directory symlinks are reported, never entered.
+void aimodel::asset::forEachEntryBelow(
+    llvm::StringRef dir, llvm::function_ref<void(const DirEntry &)> visit) {
+  // Explicit stack of relative paths: no recursion.
   std::vector<std::string> pending{""};
   while (!pending.empty()) {
     std::string rel = std::move(pending.back());
@@ -122,15 +121,21 @@ std::vector<DirEntry> aimodel::asset::findSymlinksBelow(llvm::StringRef dir) {
       continue;
     }
     for (DirEntry &entry : *entries) {
-      std::string relName = rel.empty() ? entry.name : joinPath(rel, entry.name);
-      if (entry.type == DirEntry::Type::Symlink) {
-        entry.name = relName;
-        links.push_back(std::move(entry));
-      } else if (entry.type == DirEntry::Type::Directory) {
-        pending.push_back(std::move(relName));
-      }
+      if (!rel.empty())
+        entry.name = joinPath(rel, entry.name);
+      visit(entry);
+      if (entry.type == DirEntry::Type::Directory)
+        pending.push_back(entry.name);
     }
   }
+}
+
+std::vector<DirEntry> aimodel::asset::findSymlinksBelow(llvm::StringRef dir) {
+  std::vector<DirEntry> links;
+  forEachEntryBelow(dir, [&](const DirEntry &entry) {
+    if (entry.type == DirEntry::Type::Symlink)
+      links.push_back(entry);
+  });
   std::sort(links.begin(), links.end(),
             [](const DirEntry &a, const DirEntry &b) { return a.name < b.name; });
   return links;

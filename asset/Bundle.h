@@ -8,6 +8,7 @@
 #ifndef AIMODEL_ASSET_BUNDLE_H
 #define AIMODEL_ASSET_BUNDLE_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -40,8 +41,13 @@ struct DirEntry {
 /// Entries of `dir`, sorted by name (byte order), "." and ".." omitted.
 llvm::Expected<std::vector<DirEntry>> listDirectory(llvm::StringRef dir);
 
-/// Every symlink at any depth below `dir`, without following any; paths are
-/// relative to `dir`, sorted. Subdirectories that cannot be read are skipped.
+/// Calls `visit` for every entry at any depth below `dir` (names relative to
+/// `dir`), entering real directories only: symlinks are reported, never
+/// followed, so loops cannot hang it. Unreadable subdirectories are skipped.
+void forEachEntryBelow(llvm::StringRef dir,
+                       llvm::function_ref<void(const DirEntry &)> visit);
+
+/// Every symlink at any depth below `dir`, sorted by relative path.
 std::vector<DirEntry> findSymlinksBelow(llvm::StringRef dir);
 
 /// The members an asset of a kind is made of.

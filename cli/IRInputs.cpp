@@ -10,29 +10,16 @@
 
 using namespace aimodel;
 
-/// Every *.mpsgraph below `dir`, without following symlinks.
+/// Every *.mpsgraph below `dir` (delegate graphs are MLIR bytecode too),
+/// sorted, without following symlinks.
 static void findDelegateGraphs(const std::string &dir,
                                std::vector<std::string> &out) {
-  std::vector<std::string> pending{dir};
   std::vector<std::string> found;
-  while (!pending.empty()) {
-    std::string current = std::move(pending.back());
-    pending.pop_back();
-    llvm::Expected<std::vector<asset::DirEntry>> entries =
-        asset::listDirectory(current);
-    if (!entries) {
-      llvm::consumeError(entries.takeError());
-      continue;
-    }
-    for (const asset::DirEntry &e : *entries) {
-      std::string path = asset::joinPath(current, e.name);
-      if (e.type == asset::DirEntry::Type::Directory)
-        pending.push_back(path);
-      else if (e.type == asset::DirEntry::Type::File &&
-               llvm::StringRef(e.name).ends_with(".mpsgraph"))
-        found.push_back(path);
-    }
-  }
+  asset::forEachEntryBelow(dir, [&](const asset::DirEntry &e) {
+    if (e.type == asset::DirEntry::Type::File &&
+        llvm::StringRef(e.name).ends_with(".mpsgraph"))
+      found.push_back(asset::joinPath(dir, e.name));
+  });
   std::sort(found.begin(), found.end());
   out.insert(out.end(), found.begin(), found.end());
 }
