@@ -99,7 +99,7 @@ mlir::Attribute Importer::decodeAttribute(uint64_t index) {
   }
   return mlir::OpaqueAttr::get(
       mlir::StringAttr::get(&context, dialect),
-      opaqueText("custom", file.bytesOf(entry.encoding)),
+      opaqueText("custom", entry.encoding.size, file.attrContentHash(index)),
       mlir::NoneType::get(&context));
 }
 
@@ -122,7 +122,7 @@ mlir::Type Importer::decodeType(uint64_t index) {
   }
   return mlir::OpaqueType::get(
       mlir::StringAttr::get(&context, dialect),
-      opaqueText("custom", file.bytesOf(entry.encoding)));
+      opaqueText("custom", entry.encoding.size, file.typeContentHash(index)));
 }
 
 mlir::FailureOr<mlir::AsmDialectResourceHandle>
@@ -240,7 +240,8 @@ mlir::Operation *Importer::createOperation(uint32_t index) {
     } else {
       state.propertiesAttr = mlir::OpaqueAttr::get(
           mlir::StringAttr::get(&context, name.getDialectNamespace()),
-          opaqueText("properties", file.bytesOf(op.propertiesBlob)),
+          opaqueText("properties", op.propertiesBlob.size,
+                     llvm::xxh3_64bits(file.bytesOf(op.propertiesBlob))),
           mlir::NoneType::get(&context));
     }
   }

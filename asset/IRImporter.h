@@ -122,9 +122,11 @@ public:
   const ir::ImportOptions &options;
 
 private:
-  std::string opaqueText(llvm::StringRef what, llvm::StringRef bytes) const {
-    return llvm::formatv("{0}:{1}:{2:x16}", what, bytes.size(),
-                         llvm::xxh3_64bits(bytes));
+  /// The text an opaque attribute or type carries: what it stands for, its
+  /// size and content hash, so equal text means equal bytes.
+  static std::string opaqueText(llvm::StringRef what, uint64_t size,
+                                uint64_t hash) {
+    return llvm::formatv("{0}:{1}:{2:x16}", what, size, hash);
   }
   template <typename T, typename DecodeFn>
   T memoised(uint64_t index, std::vector<T> &table, std::vector<bool> &busy,
