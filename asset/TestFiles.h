@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 
 namespace aimodel::testing {
@@ -21,7 +22,11 @@ public:
     EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("aimodel-test", path));
     root = std::string(path);
   }
-  ~ScratchDir() { llvm::sys::fs::remove_directories(root); }
+  // std::filesystem, not llvm::sys::fs: the latter leaves FIFOs behind.
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(root, ec);
+  }
 
   std::string path(llvm::StringRef relative) const {
     return root + "/" + relative.str();
