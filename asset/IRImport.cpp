@@ -80,6 +80,108 @@ static T parseAsm(Importer &importer, Span encoding, llvm::StringRef text,
   return result;
 }
 
+/// A number of elements that cannot overflow anything downstream.
+static constexpr int64_t kMaxElements = int64_t(1) << 48;
+
+/// The static element count of `type`, if it is a ranked shaped type whose
+/// count is sane.
+static std::optional<int64_t> staticElementCount(mlir::Type type) {
+  auto shaped = llvm::dyn_cast_or_null<mlir::ShapedType>(type);
+  if (!shaped || !shaped.hasRank())
+    return std::nullopt;
+  int64_t count = 1;
+  for (int64_t dim : shaped.getShape()) {
+    if (dim < 0 || (dim > 0 && count > kMaxElements / dim))
+      return std::nullopt;
+    count *= dim;
+  }
+  return count;
+}
+
+/// MLIR's builtin bytecode code trusts that a value matches its type (it
+/// only asserts so); a damaged file must not make it read past a payload,
+/// use a value it failed to read, or allocate by a forged count. Checked
+/// here, before MLIR sees the entry.
+bool Importer::checkBuiltinPayload(uint64_t index) {
+  AttrKind kind = file.attrKind(index);
+  if (kind != AttrKind::DenseIntOrFPElements &&
+      kind != AttrKind::DenseArray && kind != AttrKind::DenseStringElements &&
+      kind != AttrKind::SparseElements && kind != AttrKind::Integer &&
+      kind != AttrKind::Float)
+    return true;
+  uint64_t at = file.attributes()[index].encoding.offset;
+  DecodedAttr decoded = file.decodedAttr(index);
+  mlir::Type type = this->type(decoded.typeIndex);
+  if (!type)
+    return false;
+  auto reject = [&](llvm::StringRef why) {
+    fail(llvm::formatv("byte {0}: {1} attribute {2}: {3}", at,
+                       attrKindName(kind), index, why));
+    return false;
+  };
+  std::string diagnostic;
+  auto emitError = [&]() {
+    return mlir::emitError(mlir::UnknownLoc::get(&context));
+  };
+  llvm::StringRef payload = file.bytesOf(decoded.payload);
+  llvm::ArrayRef<char> raw(payload.data(), payload.size());
+  switch (kind) {
+  // MLIR reads the value with the type's width or semantics and, for a type
+  // of the wrong kind, goes on with a value it never read.
+  case AttrKind::Integer:
+    if (!llvm::isa<mlir::IntegerType, mlir::IndexType>(type))
+      return reject("the type is not an integer type");
+    return true;
+  case AttrKind::Float:
+    if (!llvm::isa<mlir::FloatType>(type))
+      return reject("the type is not a float type");
+    return true;
+  case AttrKind::DenseIntOrFPElements: {
+    bool splat = false;
+    std::optional<int64_t> count = staticElementCount(type);
+    auto shaped = llvm::dyn_cast<mlir::ShapedType>(type);
+    mlir::Type element = count ? shaped.getElementType() : mlir::Type();
+    if (auto complex = llvm::dyn_cast_or_null<mlir::ComplexType>(element))
+      element = complex.getElementType();
+    if (!element || !element.isIntOrIndexOrFloat())
+      return reject("not a static shape of integers or floats");
+    if (!mlir::DenseElementsAttr::isValidRawBuffer(shaped, raw, splat))
+      return reject("payload size does not match its type");
+    return true;
+  }
+  case AttrKind::DenseArray:
+    if (!type.isIntOrIndexOrFloat() ||
+        decoded.denseArraySize > uint64_t(kMaxElements) ||
+        mlir::failed(mlir::DenseArrayAttr::verify(
+            emitError, type, int64_t(decoded.denseArraySize), raw)))
+      return reject("payload size does not match its element type and size");
+    return true;
+  case AttrKind::DenseStringElements: {
+    // MLIR allocates one string per element before reading any.
+    std::optional<int64_t> count = staticElementCount(type);
+    if (!count || uint64_t(*count) > file.attributes()[index].encoding.size)
+      return reject("more elements than the entry has bytes");
+    return true;
+  }
+  case AttrKind::SparseElements: {
+    auto shaped = llvm::dyn_cast<mlir::ShapedType>(type);
+    if (!staticElementCount(type) || decoded.elements.size() != 2)
+      return reject("not a static shape");
+    auto indices = llvm::dyn_cast_or_null<mlir::DenseIntElementsAttr>(
+        attribute(decoded.elements[0]));
+    auto values = llvm::dyn_cast_or_null<mlir::DenseElementsAttr>(
+        attribute(decoded.elements[1]));
+    if (!indices || !values ||
+        mlir::failed(mlir::SparseElementsAttr::verify(emitError, shaped,
+                                                      indices, values)))
+      return reject("indices or values do not fit its type");
+    return true;
+  }
+  default:
+    return true;
+  }
+}
+
 mlir::Attribute Importer::decodeAttribute(uint64_t index) {
   const AttrTypeEntry &entry = file.attributes()[index];
   llvm::StringRef dialect = file.attrDialectName(index);
@@ -90,6 +192,8 @@ mlir::Attribute Importer::decodeAttribute(uint64_t index) {
           return mlir::parseAttribute(text, &context, mlir::Type(), &consumed);
         });
   if (dialect == "builtin") {
+    if (!checkBuiltinPayload(index))
+      return {};
     SpanReader reader(*this, entry.encoding);
     mlir::Attribute result = builtinBytecode->readAttribute(reader);
     if (!result)
@@ -292,17 +396,57 @@ llvm::Expected<mlir::OwningOpRef<mlir::Operation *>> Importer::run() {
     }
   if (!error.empty())
     return llvm::createStringError(error.c_str());
-  if (!root || root->empty())
+  if (!root)
     return llvm::createStringError("the file holds no operation");
-  if (std::next(root->begin()) == root->end()) {
-    mlir::Operation *top = &root->front();
+  return takeTopLevel(*root, context);
+}
+
+/// The single top-level op of `block`, or a builtin.module holding several,
+/// as MLIR's own tools present a file.
+llvm::Expected<mlir::OwningOpRef<mlir::Operation *>>
+aimodel::ir::detail::takeTopLevel(mlir::Block &block,
+                                  mlir::MLIRContext &context) {
+  if (block.empty())
+    return llvm::createStringError("the file holds no operation");
+  if (std::next(block.begin()) == block.end()) {
+    mlir::Operation *top = &block.front();
     top->remove();
     return mlir::OwningOpRef<mlir::Operation *>(top);
   }
   auto module = mlir::ModuleOp::create(mlir::UnknownLoc::get(&context));
   module.getBody()->getOperations().splice(module.getBody()->end(),
-                                           root->getOperations());
+                                           block.getOperations());
   return mlir::OwningOpRef<mlir::Operation *>(module.getOperation());
+}
+
+/// MLIR's text parser recurses once per nesting level and overflows the
+/// stack long before it would report an error; measure first. Strings and
+/// comments are skipped. Returns the line of the first excessive level.
+static std::optional<unsigned> findDeepNesting(llvm::StringRef text,
+                                               unsigned maxDepth) {
+  unsigned depth = 0, line = 1;
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    char c = text[i];
+    if (c == '\n') {
+      ++line;
+    } else if (c == '"') {
+      for (++i; i < e && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+        else if (text[i] == '\n')
+          ++line;
+    } else if (c == '/' && i + 1 < e && text[i + 1] == '/') {
+      while (i < e && text[i] != '\n')
+        ++i;
+      --i;
+    } else if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (++depth > maxDepth)
+        return line;
+    } else if ((c == ')' || c == ']' || c == '}' || c == '>') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
 }
 
 //===----------------------------------------------------------------------===//
@@ -354,13 +498,18 @@ aimodel::ir::loadIR(llvm::StringRef path, mlir::MLIRContext &context,
                                  at.getColumn(), diagnostic);
     return success();
   });
+  constexpr unsigned kMaxTextNesting = 1000;
+  if (std::optional<unsigned> line =
+          findDeepNesting((*buffer)->getBuffer(), kMaxTextNesting))
+    return llvm::createStringError(
+        "line %u: nests deeper than %u brackets and regions", *line,
+        kMaxTextNesting);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   mlir::ParserConfig config(&context, /*verifyAfterParse=*/false);
-  mlir::OwningOpRef<mlir::Operation *> op =
-      mlir::parseSourceFile<mlir::Operation *>(sourceMgr, config);
-  if (!op)
+  mlir::Block block;
+  if (mlir::failed(mlir::parseSourceFile(sourceMgr, &block, config)))
     return llvm::createStringError("not MLIR bytecode, and not MLIR text: %s",
                                    diagnostic.c_str());
-  return op;
+  return detail::takeTopLevel(block, context);
 }

@@ -64,18 +64,31 @@ mlir::LogicalResult SpanReader::readType(mlir::Type &result) {
 
 mlir::FailureOr<llvm::APInt>
 SpanReader::readAPIntWithKnownWidth(unsigned width) {
+  // A damaged file can hold a value wider than its type; APInt must never
+  // see one (it trusts its callers), so refuse rather than truncate. Every
+  // refusal is recorded through emitError/check, so the import fails even
+  // where MLIR's caller ignores the failure (readAPFloatWithKnownSemantics).
+  if (width == 0)
+    return emitError("integer of width 0"), failure();
   if (width <= 8) {
     uint8_t byte;
     if (mlir::failed(check(cursor.readByte(byte))))
       return failure();
+    if (!llvm::isUIntN(width, byte))
+      return emitError("value does not fit its " + llvm::Twine(width) +
+                       "-bit type"),
+             failure();
     return llvm::APInt(width, byte);
   }
   if (width <= 64) {
     int64_t value;
     if (mlir::failed(check(cursor.readSignedVarInt(value))))
       return failure();
-    return llvm::APInt(width, uint64_t(value), /*isSigned=*/true,
-                       /*implicitTrunc=*/true);
+    if (!llvm::isIntN(width, value))
+      return emitError("value does not fit its " + llvm::Twine(width) +
+                       "-bit type"),
+             failure();
+    return llvm::APInt(width, uint64_t(value), /*isSigned=*/true);
   }
   uint64_t words;
   if (mlir::failed(check(cursor.readVarInt(words))))
@@ -90,6 +103,7 @@ SpanReader::readAPIntWithKnownWidth(unsigned width) {
       return failure();
     word = uint64_t(value);
   }
+  // The words are sign-extended: the constructor drops bits past `width`.
   return llvm::APInt(width, data);
 }
 

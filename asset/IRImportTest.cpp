@@ -18,7 +18,30 @@ using namespace aimodel;
 
 namespace {
 
-std::vector<std::string> inputs() {
+/// Stock bytecode exercising the builtin attributes and types whose payload
+/// MLIR trusts: dense elements, dense arrays, strings, sparse, resources,
+/// shaped and function types, wide integers.
+const char *const kStockInputs[] = {
+    R"("t.op"() {a = dense<[1, 2, 3]> : tensor<3xi32>, b = dense<1.5> : tensor<2x2xf32>,
+        c = dense<[true, false, true]> : tensor<3xi1>, d = dense<(1.0, 2.0)> : tensor<2xcomplex<f32>>,
+        e = array<i32: 1, 2, 3>, f = array<i1: true, false>, g = dense<["a", "bc"]> : tensor<2x!t.str>,
+        h = sparse<[[0, 1]], [5]> : tensor<2x2xi64>, i = 123456789012345678901234567890 : i128,
+        j = 1.0 : f80, k = 2.0 : bf16} : () -> ())",
+    R"("t.op"() {w = dense_resource<blob1> : tensor<2xi32>} : () -> ()
+       {-# dialect_resources: { builtin: { blob1: "0x040000000100000002000000" } } #-})",
+    R"("t.types"() {m = memref<4x?xf32, strided<[?, 1], offset: ?>>, v = vector<[4]x2xf16>,
+        u = tuple<i32, f64>, f = (i32, memref<*xf32>) -> tensor<*xi8>, x = complex<f64>,
+        r = tensor<2x3xi8, "enc">, n = none, ix = index} : () -> ())",
+};
+
+/// Bytecode inputs as (name, bytes).
+std::vector<std::pair<std::string, std::string>> inputs() {
+  std::vector<std::pair<std::string, std::string>> result;
+  std::string mlirOpt = bytecode::testing::findMlirOpt();
+  if (!mlirOpt.empty())
+    for (size_t i = 0; i < std::size(kStockInputs); ++i)
+      result.emplace_back("stock input " + std::to_string(i),
+                          bytecode::testing::emitBytecode(mlirOpt, kStockInputs[i]));
   std::vector<std::string> files;
   if (const char *dir = std::getenv("AIMODEL_FIXTURES_DIR")) {
     std::error_code ec;
@@ -32,7 +55,13 @@ std::vector<std::string> inputs() {
       files.push_back(bytecode::testing::corpusPath(std::string(bundle) +
                                                     "/main-h18p.mlirb"));
   std::sort(files.begin(), files.end());
-  return files;
+  for (const std::string &file : files) {
+    auto buffer = llvm::MemoryBuffer::getFile(file);
+    EXPECT_TRUE(bool(buffer)) << file;
+    if (buffer)
+      result.emplace_back(file, (*buffer)->getBuffer().str());
+  }
+  return result;
 }
 
 /// Decodes and imports `bytes`; returns "" on success, else the message.
@@ -50,25 +79,19 @@ std::string importBytes(mlir::MLIRContext &context, llvm::StringRef bytes) {
 } // namespace
 
 TEST(IRImport, IntactInputsImport) {
-  std::vector<std::string> files = inputs();
+  auto files = inputs();
   if (files.empty())
-    GTEST_SKIP() << "no fixture or corpus bytecode";
+    GTEST_SKIP() << "no mlir-opt, fixture or corpus bytecode";
   auto context = ir::makeImportContext();
-  for (const std::string &file : files) {
-    auto buffer = llvm::MemoryBuffer::getFile(file);
-    ASSERT_TRUE(bool(buffer)) << file;
-    EXPECT_EQ(importBytes(*context, (*buffer)->getBuffer()), "") << file;
-  }
+  for (const auto &[name, bytes] : files)
+    EXPECT_EQ(importBytes(*context, bytes), "") << name;
 }
 
 TEST(IRImport, DamagedInputsFailCleanly) {
-  std::vector<std::string> files = inputs();
+  auto files = inputs();
   if (files.empty())
-    GTEST_SKIP() << "no fixture or corpus bytecode";
-  for (const std::string &file : files) {
-    auto buffer = llvm::MemoryBuffer::getFile(file);
-    ASSERT_TRUE(bool(buffer)) << file;
-    std::string original = (*buffer)->getBuffer().str();
+    GTEST_SKIP() << "no mlir-opt, fixture or corpus bytecode";
+  for (const auto &[file, original] : files) {
     // One context per file keeps uniqued garbage from piling up.
     auto context = ir::makeImportContext();
     unsigned imported = 0;

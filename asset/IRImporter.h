@@ -60,8 +60,11 @@ public:
   readAPFloatWithKnownSemantics(const llvm::fltSemantics &semantics) override {
     mlir::FailureOr<llvm::APInt> bits =
         readAPIntWithKnownWidth(llvm::APFloat::getSizeInBits(semantics));
+    // MLIR's generated FloatAttr reader uses this value without checking
+    // for failure: never return one. The error is recorded (see
+    // readAPIntWithKnownWidth) and fails the whole import.
     if (mlir::failed(bits))
-      return failure();
+      return llvm::APFloat::getZero(semantics);
     return llvm::APFloat(semantics, *bits);
   }
   mlir::LogicalResult readString(llvm::StringRef &result) override;
@@ -132,6 +135,7 @@ private:
   T memoised(uint64_t index, std::vector<T> &table, std::vector<bool> &busy,
              llvm::ArrayRef<AttrTypeEntry> entries, const char *what,
              DecodeFn decode);
+  bool checkBuiltinPayload(uint64_t index);
   mlir::Attribute decodeAttribute(uint64_t index);
   mlir::Type decodeType(uint64_t index);
   mlir::Location location(uint64_t index);
@@ -155,6 +159,10 @@ private:
   std::string error;
 };
 
+
+/// The single top-level op of `block`, or a builtin.module holding several.
+llvm::Expected<mlir::OwningOpRef<mlir::Operation *>>
+takeTopLevel(mlir::Block &block, mlir::MLIRContext &context);
 
 } // namespace aimodel::ir::detail
 

@@ -40,6 +40,13 @@ aimodel::cli::irFilesOf(const std::string &path, bool withDelegates) {
   if (!ir)
     return llvm::createStringError("%s: %s", asset::printablePath(path).c_str(),
                                    llvm::toString(ir.takeError()).c_str());
+  // Inside a bundle nothing is followed (as in audit): a symlinked IR file
+  // is refused, not read.
+  struct stat member;
+  if (::lstat(ir->c_str(), &member) == 0 && S_ISLNK(member.st_mode))
+    return llvm::createStringError(
+        "%s: is a symlink inside the bundle; not followed",
+        asset::printablePath(*ir).c_str());
   std::vector<std::string> files{*ir};
   if (withDelegates)
     findDelegateGraphs(path, files);
