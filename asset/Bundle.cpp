@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstring>
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -68,13 +69,20 @@ static DirEntry::Type typeOf(const struct stat &st) {
   return DirEntry::Type::Other;
 }
 
-static std::string readLinkTarget(const std::string &path) {
-  std::string target(4096, '\0');
-  ssize_t n = ::readlink(path.c_str(), target.data(), target.size());
-  if (n < 0)
-    return "";
-  target.resize(static_cast<size_t>(n));
-  return target;
+/// What the symlink `name` in the directory `dirFd` says. Relative to the
+/// descriptor, so it works however long the directory's path is.
+static std::string readLinkTarget(int dirFd, const char *name) {
+  std::string target(256, '\0');
+  while (true) {
+    ssize_t n = ::readlinkat(dirFd, name, target.data(), target.size());
+    if (n < 0)
+      return "";
+    if (static_cast<size_t>(n) < target.size()) {
+      target.resize(static_cast<size_t>(n));
+      return target;
+    }
+    target.resize(target.size() * 2); // possibly truncated: retry larger
+  }
 }
 
 llvm::Expected<std::vector<DirEntry>>
@@ -85,6 +93,10 @@ aimodel::asset::listDirectory(llvm::StringRef dir) {
     return llvm::createStringError(
         std::error_code(errno, std::generic_category()),
         "cannot read directory: %s", std::strerror(errno));
+  // Entries are examined relative to the open directory, never as
+  // dir + "/" + name: past PATH_MAX that path cannot be lstat'd, and an
+  // entry silently typed Other would hide a whole subtree from the walk.
+  int dirFd = ::dirfd(handle);
   std::vector<DirEntry> entries;
   while (struct dirent *d = ::readdir(handle)) {
     llvm::StringRef name(d->d_name);
@@ -92,12 +104,11 @@ aimodel::asset::listDirectory(llvm::StringRef dir) {
       continue;
     DirEntry entry;
     entry.name = name.str();
-    std::string full = joinPath(dir, name);
     struct stat st;
-    if (::lstat(full.c_str(), &st) == 0)
+    if (::fstatat(dirFd, d->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
       entry.type = typeOf(st);
     if (entry.type == DirEntry::Type::Symlink)
-      entry.symlinkTarget = readLinkTarget(full);
+      entry.symlinkTarget = readLinkTarget(dirFd, d->d_name);
     entries.push_back(std::move(entry));
   }
   ::closedir(handle);
@@ -108,7 +119,8 @@ aimodel::asset::listDirectory(llvm::StringRef dir) {
 }
 
 void aimodel::asset::forEachEntryBelow(
-    llvm::StringRef dir, llvm::function_ref<void(const DirEntry &)> visit) {
+    llvm::StringRef dir, llvm::function_ref<void(const DirEntry &)> visit,
+    llvm::function_ref<bool(const DirEntry &)> descend) {
   // Explicit stack of relative paths: no recursion.
   std::vector<std::string> pending{""};
   while (!pending.empty()) {
@@ -124,18 +136,23 @@ void aimodel::asset::forEachEntryBelow(
       if (!rel.empty())
         entry.name = joinPath(rel, entry.name);
       visit(entry);
-      if (entry.type == DirEntry::Type::Directory)
+      if (entry.type == DirEntry::Type::Directory &&
+          (!descend || descend(entry)))
         pending.push_back(entry.name);
     }
   }
 }
 
-std::vector<DirEntry> aimodel::asset::findSymlinksBelow(llvm::StringRef dir) {
+std::vector<DirEntry> aimodel::asset::findSymlinksBelow(
+    llvm::StringRef dir, llvm::function_ref<bool(const DirEntry &)> descend) {
   std::vector<DirEntry> links;
-  forEachEntryBelow(dir, [&](const DirEntry &entry) {
-    if (entry.type == DirEntry::Type::Symlink)
-      links.push_back(entry);
-  });
+  forEachEntryBelow(
+      dir,
+      [&](const DirEntry &entry) {
+        if (entry.type == DirEntry::Type::Symlink)
+          links.push_back(entry);
+      },
+      descend);
   std::sort(links.begin(), links.end(),
             [](const DirEntry &a, const DirEntry &b) { return a.name < b.name; });
   return links;
@@ -143,7 +160,10 @@ std::vector<DirEntry> aimodel::asset::findSymlinksBelow(llvm::StringRef dir) {
 
 /// "X.<arch>.aimodelc" -> "<arch>"; "" when the name carries no arch.
 static llvm::StringRef archFromName(llvm::StringRef dirName) {
-  llvm::StringRef stem = baseName(dirName).drop_back(strlen(".aimodelc"));
+  llvm::StringRef stem = baseName(dirName);
+  // A name such as "." carries no arch (and must not underflow the stem).
+  if (!stem.consume_back(".aimodelc"))
+    return "";
   size_t dot = stem.rfind('.');
   if (dot == llvm::StringRef::npos || dot + 1 == stem.size())
     return "";

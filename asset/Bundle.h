@@ -44,11 +44,17 @@ llvm::Expected<std::vector<DirEntry>> listDirectory(llvm::StringRef dir);
 /// Calls `visit` for every entry at any depth below `dir` (names relative to
 /// `dir`), entering real directories only: symlinks are reported, never
 /// followed, so loops cannot hang it. Unreadable subdirectories are skipped.
-void forEachEntryBelow(llvm::StringRef dir,
-                       llvm::function_ref<void(const DirEntry &)> visit);
+/// When `descend` is given, a directory is entered only if it returns true
+/// (the directory itself is still visited).
+void forEachEntryBelow(
+    llvm::StringRef dir, llvm::function_ref<void(const DirEntry &)> visit,
+    llvm::function_ref<bool(const DirEntry &)> descend = nullptr);
 
-/// Every symlink at any depth below `dir`, sorted by relative path.
-std::vector<DirEntry> findSymlinksBelow(llvm::StringRef dir);
+/// Every symlink at any depth below `dir`, sorted by relative path; `descend`
+/// as for forEachEntryBelow.
+std::vector<DirEntry>
+findSymlinksBelow(llvm::StringRef dir,
+                  llvm::function_ref<bool(const DirEntry &)> descend = nullptr);
 
 /// The members an asset of a kind is made of.
 struct AssetLayout {

@@ -58,6 +58,23 @@ TEST(Bundle, ListingIsSortedAndNeverFollowsLinks) {
   EXPECT_EQ(links[1].name, "dangling");
 }
 
+TEST(Bundle, SymlinkSearchSkipsFoldersTheCallerExcludes) {
+  aimodel::testing::ScratchDir dir;
+  dir.mkdir("keep/skip");
+  ASSERT_EQ(::symlink("x", dir.path("keep/a").c_str()), 0);
+  ASSERT_EQ(::symlink("x", dir.path("keep/skip/b").c_str()), 0);
+  std::vector<DirEntry> links = findSymlinksBelow(
+      dir.root, [](const DirEntry &e) { return baseName(e.name) != "skip"; });
+  ASSERT_EQ(links.size(), 1u);
+  EXPECT_EQ(links[0].name, "keep/a");
+}
+
+TEST(Bundle, CompiledLayoutOfANameWithoutExtensionDoesNotUnderflow) {
+  AssetLayout layout =
+      resolveAssetLayout(BundleKind::CompiledAsset, ".", {{"main-h18p.mlirb"}});
+  EXPECT_EQ(layout.ir, "main-h18p.mlirb"); // falls back to the only mlirb
+}
+
 TEST(PathText, EscapesWhatIsNotPrintableUtf8) {
   EXPECT_EQ(printablePath("models/ok.aimodel"), "models/ok.aimodel");
   EXPECT_EQ(printablePath("caf\xc3\xa9"), "caf\xc3\xa9");

@@ -41,6 +41,43 @@ aimodel::asset::findExcessiveNesting(llvm::StringRef text, unsigned maxDepth) {
   return std::nullopt;
 }
 
+namespace {
+/// A SAX consumer that keeps nothing but where the parser gave up.
+struct RefusalFinder : nlohmann::json_sax<nlohmann::json> {
+  std::optional<size_t> position;
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t &) override { return true; }
+  bool string(string_t &) override { return true; }
+  bool binary(binary_t &) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t &) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t at, const std::string &,
+                   const nlohmann::detail::exception &) override {
+    position = at;
+    return false;
+  }
+};
+} // namespace
+
+/// Byte offset at which nlohmann refuses `text`. Only its parse_error
+/// exceptions carry one, so on other refusals the text is parsed again
+/// through SAX, whose error callback is told the position.
+static std::optional<size_t> refusalOffset(llvm::StringRef text) {
+  RefusalFinder finder;
+  try {
+    nlohmann::json::sax_parse(text.begin(), text.end(), &finder);
+  } catch (const nlohmann::json::exception &) {
+    return std::nullopt;
+  }
+  return finder.position;
+}
+
 MetadataResult aimodel::asset::parseMetadata(llvm::StringRef text,
                                              const MetadataLimits &limits) {
   MetadataResult result;
@@ -67,6 +104,19 @@ MetadataResult aimodel::asset::parseMetadata(llvm::StringRef text,
     result.message = llvm::formatv(
         "is not valid JSON at byte {0}: {1}", e.byte,
         reason == std::string::npos ? what : what.substr(reason + 2));
+    return result;
+  } catch (const nlohmann::json::exception &e) {
+    // Grammatical JSON nlohmann still refuses (a number out of double range
+    // throws out_of_range, not parse_error). Any of its exceptions must
+    // become a finding: escaping, it would abort the whole run.
+    result.problem = MetadataProblem::NotJson;
+    std::string what = e.what();
+    if (size_t close = what.find("] "); close != std::string::npos)
+      what = what.substr(close + 2); // drop "[json.exception.<kind>.<id>] "
+    std::optional<size_t> at = refusalOffset(text);
+    result.message =
+        at ? llvm::formatv("cannot be parsed at byte {0}: {1}", *at, what).str()
+           : "cannot be parsed: " + what;
     return result;
   }
   if (!parsed.is_object()) {

@@ -50,3 +50,13 @@ TEST(Metadata, SizeCapAppliesToFiles) {
   EXPECT_EQ(r.problem, MetadataProblem::TooLarge);
   EXPECT_TRUE(loadMetadata(path).object);
 }
+
+TEST(Metadata, OutOfRangeNumbersAreAFindingNotACrash) {
+  // nlohmann throws out_of_range here, not parse_error.
+  MetadataResult r = parseMetadata("{\"a\": 1e400}");
+  EXPECT_FALSE(r.object);
+  EXPECT_EQ(r.problem, MetadataProblem::NotJson);
+  EXPECT_EQ(r.message,
+            "cannot be parsed at byte 11: number overflow parsing '1e400'");
+  EXPECT_EQ(r.message.find('\n'), std::string::npos);
+}

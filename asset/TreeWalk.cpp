@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -62,9 +63,29 @@ static void walkDirectory(const std::string &root, WalkResult &result) {
   }
 }
 
+/// The name that says what a named root is: its own last component if that
+/// announces a kind, else that of its canonical path, so "X.aimodel/.", ".."
+/// and a link named otherwise are classified by what they lead to. "" if
+/// neither names a bundle.
+static std::string rootKindName(const std::string &root) {
+  if (assetKindFromName(root))
+    return baseName(root).str();
+  char *resolved = ::realpath(root.c_str(), nullptr);
+  if (!resolved)
+    return "";
+  std::string canonical = baseName(resolved).str();
+  std::free(resolved);
+  return assetKindFromName(canonical) ? canonical : "";
+}
+
 llvm::Expected<WalkResult>
 aimodel::asset::findBundles(const std::vector<std::string> &roots) {
   WalkResult result;
+  // Named roots are seen through stat (followed), the walk sees lstat. The
+  // same path can be both ("audit d d/link.aimodel"); the walked view must
+  // win whatever the argument order, so a symlink inside a searched tree is
+  // always reported as one. Named views are kept apart and merged last.
+  std::vector<FoundBundle> named;
   for (const std::string &given : roots) {
     std::string root = normaliseRoot(given);
     struct stat st;
@@ -74,17 +95,18 @@ aimodel::asset::findBundles(const std::vector<std::string> &roots) {
           std::error_code(errno, std::generic_category()), "%s: %s",
           printablePath(given).c_str(),
           errno == ENOENT ? "no such file or directory" : std::strerror(errno));
-    std::optional<BundleKind> kind = assetKindFromName(root);
+    std::string kindName = rootKindName(root);
+    std::optional<BundleKind> kind = assetKindFromName(kindName);
     if (!S_ISDIR(st.st_mode)) {
       if (!kind)
         return llvm::createStringError(
             "%s: is a file; expected a bundle or a folder to search",
             printablePath(given).c_str());
-      result.bundles.push_back({root, *kind, DirEntry::Type::File});
+      named.push_back({root, *kind, DirEntry::Type::File, "", kindName});
       continue;
     }
     if (kind) {
-      result.bundles.push_back({root, *kind});
+      named.push_back({root, *kind, DirEntry::Type::Directory, "", kindName});
       continue;
     }
     if (::access(root.c_str(), R_OK | X_OK) != 0)
@@ -93,16 +115,24 @@ aimodel::asset::findBundles(const std::vector<std::string> &roots) {
           printablePath(given).c_str(), std::strerror(errno));
     walkDirectory(root, result);
   }
-  std::sort(result.bundles.begin(), result.bundles.end(),
-            [](const FoundBundle &a, const FoundBundle &b) {
-              return a.path < b.path;
-            });
+  // Walked views first; the stable sort keeps them ahead of a named view of
+  // the same path, and unique keeps the first of each run.
+  result.bundles.insert(result.bundles.end(),
+                        std::make_move_iterator(named.begin()),
+                        std::make_move_iterator(named.end()));
+  std::stable_sort(result.bundles.begin(), result.bundles.end(),
+                   [](const FoundBundle &a, const FoundBundle &b) {
+                     return a.path < b.path;
+                   });
   result.bundles.erase(
       std::unique(result.bundles.begin(), result.bundles.end(),
                   [](const FoundBundle &a, const FoundBundle &b) {
                     return a.path == b.path;
                   }),
       result.bundles.end());
+  // Overlapping roots walk the same folders twice: report each error once.
   std::sort(result.errors.begin(), result.errors.end());
+  result.errors.erase(std::unique(result.errors.begin(), result.errors.end()),
+                      result.errors.end());
   return result;
 }

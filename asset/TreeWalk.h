@@ -24,16 +24,28 @@ struct FoundBundle {
   BundleKind kind;
   DirEntry::Type entryType = DirEntry::Type::Directory;
   std::string symlinkTarget; ///< when the bundle path itself is a symlink
+  /// The name the kind was read from, when not the path's own last component
+  /// (a root named "." is classified by its canonical name). Use kindName().
+  std::string nameOfKind;
+
+  /// The name that announces the kind (and a compiled asset's arch).
+  llvm::StringRef kindName() const {
+    return nameOfKind.empty() ? baseName(path) : llvm::StringRef(nameOfKind);
+  }
 };
 
 struct WalkResult {
-  std::vector<FoundBundle> bundles; ///< sorted by path, no duplicates
+  /// Sorted by path, no duplicates. A path both named as a root (followed)
+  /// and met by the walk (lstat) is reported as walked, in any order.
+  std::vector<FoundBundle> bundles;
   /// Folders below the roots that could not be read: the audit is incomplete.
   std::vector<std::string> errors;
 };
 
 /// Finds the bundles under each root. A root that does not exist, cannot be
-/// read, or is a plain file not named like a bundle is an input error.
+/// read, or is a plain file not named like a bundle is an input error. A
+/// root is an asset if its name, or failing that its canonical path's last
+/// component, says so; it is reported by the path as given.
 llvm::Expected<WalkResult> findBundles(const std::vector<std::string> &roots);
 
 /// True when `dir` (not itself an asset) is a coreai-models bundle folder:

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 using namespace aimodel;
 using namespace aimodel::audit;
 
@@ -85,4 +87,91 @@ TEST(Audit, RuleIdsAreStableAndOrdered) {
                      "AIM004 missing-file", "AIM005 unreadable-metadata",
                      "AIM009 unexpected-file", "AIM010 symlink",
                      "AIM011 unknown-asset-version"}));
+}
+
+namespace {
+std::vector<std::string> messages(const BundleReport &r) {
+  std::vector<std::string> out;
+  for (const Finding &f : r.findings)
+    out.push_back(f.rule->id.str() + " " + f.file + ": " + f.message);
+  return out;
+}
+} // namespace
+
+TEST(Audit, BundleFolderAssetPathsAreJudgedByComponent) {
+  aimodel::testing::ScratchDir dir;
+  dir.write("b/metadata.json", R"({"metadata_version": "0.2", "assets": {
+      "dots": "model..v2.aimodel", "nested": "sub/n.aimodel",
+      "up": "sub/../n.aimodel", "slash": "sub/", "link": "alias.aimodel",
+      "through": "lnk/n.aimodel", "file": "f.aimodel"}})");
+  dir.mkdir("b/model..v2.aimodel");
+  dir.mkdir("b/sub/n.aimodel");
+  dir.write("b/f.aimodel", "x");
+  ASSERT_EQ(::symlink("sub/n.aimodel", dir.path("b/alias.aimodel").c_str()), 0);
+  ASSERT_EQ(::symlink("sub", dir.path("b/lnk").c_str()), 0);
+  // Inside an asset: that asset's audit reports it, not the folder's.
+  ASSERT_EQ(::symlink("x", dir.path("b/sub/n.aimodel/inner").c_str()), 0);
+  BundleReport r = auditDir(dir.path("b"), asset::BundleKind::BundleDir);
+  EXPECT_EQ(messages(r),
+            (std::vector<std::string>{
+                "AIM004 f.aimodel: asset 'file' at 'f.aimodel' is not a folder",
+                "AIM004 metadata.json: asset 'slash' path 'sub/' does not "
+                "name an entry in the bundle folder",
+                "AIM004 metadata.json: asset 'up' path 'sub/../n.aimodel' "
+                "leaves the bundle folder",
+                "AIM010 lnk: symlink to 'sub'; not followed"}));
+}
+
+TEST(Audit, BundleFolderSymlinksAreReportedAtAnyDepthButOnlyOnce) {
+  aimodel::testing::ScratchDir dir;
+  dir.write("b/metadata.json", R"({"metadata_version": "0.2"})");
+  dir.write("b/nested/metadata.json", R"({"metadata_version": "0.2"})");
+  dir.mkdir("b/docs/deeper");
+  ASSERT_EQ(::symlink("/etc", dir.path("b/docs/deeper/l").c_str()), 0);
+  ASSERT_EQ(::symlink("/etc", dir.path("b/nested/l").c_str()), 0);
+  BundleReport outer = auditDir(dir.path("b"), asset::BundleKind::BundleDir);
+  EXPECT_EQ(messages(outer),
+            std::vector<std::string>{"AIM010 docs/deeper/l: symlink to '/etc'; "
+                                     "not followed"});
+  BundleReport inner =
+      auditDir(dir.path("b/nested"), asset::BundleKind::BundleDir);
+  EXPECT_EQ(messages(inner), std::vector<std::string>{
+                                 "AIM010 l: symlink to '/etc'; not followed"});
+}
+
+TEST(Audit, CompiledFormsSatisfyDeclaredAssetsFromOneListing) {
+  aimodel::testing::ScratchDir dir;
+  std::string assets;
+  for (int i = 0; i < 200; ++i) {
+    dir.mkdir("b/sub/m" + std::to_string(i) + ".h18p.aimodelc");
+    assets += "\"a" + std::to_string(i) + "\": \"sub/m" + std::to_string(i) +
+              ".aimodel\", ";
+  }
+  // A file or a prefix-only match does not count as the compiled form.
+  dir.write("b/sub/f.h18p.aimodelc", "x");
+  dir.mkdir("b/sub/mx.aimodelc.old");
+  dir.write("b/metadata.json",
+            R"({"metadata_version": "0.2", "assets": {)" + assets +
+                R"("f": "sub/f.aimodel", "x": "sub/mx.aimodel"}})");
+  BundleReport r = auditDir(dir.path("b"), asset::BundleKind::BundleDir);
+  EXPECT_EQ(messages(r),
+            (std::vector<std::string>{
+                "AIM004 sub/f.aimodel: asset 'f' not found at 'sub/f.aimodel'",
+                "AIM004 sub/mx.aimodel: asset 'x' not found at "
+                "'sub/mx.aimodel'"}));
+}
+
+TEST(Audit, CompiledAssetNamedDotTakesItsArchFromTheRealName) {
+  aimodel::testing::ScratchDir dir;
+  dir.write("m.h18p.aimodelc/metadata.json", R"({"assetVersion": "2.0"})");
+  dir.write("m.h18p.aimodelc/main-h18p.mlirb", "x");
+  dir.write("m.h18p.aimodelc/main-a17.mlirb", "y");
+  dir.write("m.h18p.aimodelc/main.hash", sha256("x"));
+  llvm::Expected<asset::WalkResult> walked =
+      asset::findBundles({dir.path("m.h18p.aimodelc/.")});
+  ASSERT_TRUE(bool(walked));
+  ASSERT_EQ(walked->bundles.size(), 1u);
+  EXPECT_EQ(messages(auditBundle(walked->bundles[0])),
+            std::vector<std::string>{"AIM009 main-a17.mlirb: unexpected file "
+                                     "'main-a17.mlirb' in a .aimodelc"});
 }

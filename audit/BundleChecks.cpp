@@ -15,8 +15,8 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
-#include <unistd.h>
 
 using namespace aimodel;
 using namespace aimodel::audit;
@@ -59,9 +59,15 @@ private:
   void checkAssetVersion(const nlohmann::json &metadata);
   void checkHash(const asset::AssetLayout &layout);
   void checkUnexpected(const std::set<std::string> &known);
+  void checkAssetPath(const std::string &role, const std::string &relative);
+  const std::vector<DirEntry> *listing(const std::string &folder);
 
   const asset::FoundBundle &found;
   std::vector<DirEntry> entries;
+  /// Listings of folders below a bundle folder, by relative path, so each
+  /// is read once however many assets it holds (read per asset, 3000 assets
+  /// took seconds).
+  std::map<std::string, std::optional<std::vector<DirEntry>>> listings;
   BundleReport report;
 };
 
@@ -99,19 +105,34 @@ BundleReport BundleAuditor::run() {
 }
 
 void BundleAuditor::checkSymlinks() {
-  // Bundle folders hold whole assets; those are audited on their own.
-  if (found.kind == BundleKind::BundleDir) {
-    for (const DirEntry &e : entries)
-      if (e.type == DirEntry::Type::Symlink && e.name == "metadata.json")
-        add(rules::Symlink,
-            llvm::formatv("symlink to '{0}'; not followed", e.symlinkTarget),
-            e.name);
+  if (found.kind != BundleKind::BundleDir) {
+    for (const DirEntry &link : asset::findSymlinksBelow(found.path))
+      add(rules::Symlink,
+          llvm::formatv("symlink to '{0}'; not followed", link.symlinkTarget),
+          link.name);
     return;
   }
-  for (const DirEntry &link : asset::findSymlinksBelow(found.path))
-    add(rules::Symlink,
-        llvm::formatv("symlink to '{0}'; not followed", link.symlinkTarget),
-        link.name);
+  // A bundle folder holds whole assets, and may hold further bundle folders;
+  // the walk audits each on its own, symlinks inside included. Everything
+  // else below this folder is this folder's to report, at any depth.
+  auto ownsInside = [&](const DirEntry &dir) {
+    if (asset::assetKindFromName(dir.name))
+      return false;
+    std::string path = member(dir.name);
+    llvm::Expected<std::vector<DirEntry>> listed = asset::listDirectory(path);
+    if (!listed) {
+      llvm::consumeError(listed.takeError());
+      return true; // unreadable: nothing will be found inside anyway
+    }
+    return !asset::isBundleDir(path, *listed);
+  };
+  for (const DirEntry &link : asset::findSymlinksBelow(found.path, ownsInside))
+    // A link named like an asset is a bundle of its own (reported by the
+    // walk as "bundle is a symlink"); reporting it here too would double it.
+    if (!asset::assetKindFromName(link.name))
+      add(rules::Symlink,
+          llvm::formatv("symlink to '{0}'; not followed", link.symlinkTarget),
+          link.name);
 }
 
 std::optional<nlohmann::json>
@@ -201,7 +222,7 @@ void BundleAuditor::checkUnexpected(const std::set<std::string> &known) {
 
 void BundleAuditor::checkAsset() {
   asset::AssetLayout layout =
-      asset::resolveAssetLayout(found.kind, found.path, entries);
+      asset::resolveAssetLayout(found.kind, found.kindName(), entries);
   if (layout.ir.empty())
     add(rules::MissingFile, layout.problem);
   else if (!entry(layout.ir))
@@ -253,44 +274,114 @@ void BundleAuditor::checkBundleDir() {
   if (assets == metadata->end() || !assets->is_object())
     return;
   for (auto &[role, value] : assets->items()) {
-    if (!value.is_string()) {
+    if (!value.is_string())
       add(rules::MissingFile,
           llvm::formatv("asset '{0}' is not a relative path string", role),
           "metadata.json");
-      continue;
-    }
-    std::string relative = value.get<std::string>();
-    if (llvm::StringRef(relative).starts_with("/") ||
-        llvm::StringRef(relative).contains("..")) {
-      add(rules::MissingFile,
-          llvm::formatv("asset '{0}' path '{1}' leaves the bundle folder",
-                        role, relative),
-          "metadata.json");
-      continue;
-    }
-    if (::access(member(relative).c_str(), F_OK) == 0)
-      continue;
-    // Apple's loader accepts a compiled X.<arch>.aimodelc for a declared
-    // X.aimodel, so a folder holding only the compiled form is complete.
-    llvm::StringRef stem = asset::baseName(relative);
-    llvm::StringRef folder = llvm::StringRef(relative).drop_back(stem.size());
-    bool compiled = false;
-    if (stem.consume_back(".aimodel")) {
-      llvm::Expected<std::vector<DirEntry>> siblings =
-          asset::listDirectory(member(folder.empty() ? "." : folder));
-      if (siblings)
-        compiled = std::any_of(siblings->begin(), siblings->end(), [&](auto &e) {
-          llvm::StringRef n(e.name);
-          return n.starts_with((stem + ".").str()) && n.ends_with(".aimodelc");
-        });
-      else
-        llvm::consumeError(siblings.takeError());
-    }
-    if (!compiled)
-      add(rules::MissingFile,
-          llvm::formatv("asset '{0}' not found at '{1}'", role, relative),
-          relative);
+    else
+      checkAssetPath(role, value.get<std::string>());
   }
+}
+
+const std::vector<DirEntry> *BundleAuditor::listing(const std::string &folder) {
+  if (folder.empty())
+    return &entries;
+  auto [it, inserted] = listings.try_emplace(folder);
+  if (inserted) {
+    llvm::Expected<std::vector<DirEntry>> listed =
+        asset::listDirectory(member(folder));
+    if (listed)
+      it->second = std::move(*listed);
+    else
+      llvm::consumeError(listed.takeError()); // stays nullopt: unreadable
+  }
+  return it->second ? &*it->second : nullptr;
+}
+
+/// The entry called `name` in a listing sorted by name, if any.
+static const DirEntry *findEntry(const std::vector<DirEntry> &listing,
+                                 llvm::StringRef name) {
+  auto it = std::lower_bound(
+      listing.begin(), listing.end(), name,
+      [](const DirEntry &e, llvm::StringRef n) { return e.name < n; });
+  return it != listing.end() && it->name == name ? &*it : nullptr;
+}
+
+void BundleAuditor::checkAssetPath(const std::string &role,
+                                   const std::string &relative) {
+  // Judged by components, so "model..v2.aimodel" is an ordinary name.
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  llvm::StringRef(relative).split(parts, '/', -1, /*KeepEmpty=*/true);
+  if (llvm::StringRef(relative).starts_with("/") ||
+      llvm::is_contained(parts, "..")) {
+    add(rules::MissingFile,
+        llvm::formatv("asset '{0}' path '{1}' leaves the bundle folder", role,
+                      relative),
+        "metadata.json");
+    return;
+  }
+  llvm::StringRef last = parts.back();
+  if (last.empty() || last == ".") { // "", ".", "sub/", "sub/."
+    add(rules::MissingFile,
+        llvm::formatv("asset '{0}' path '{1}' does not name an entry in the "
+                      "bundle folder",
+                      role, relative),
+        "metadata.json");
+    return;
+  }
+  // Each component is looked up in its folder's listing (lstat's view): a
+  // symlink is never a present asset nor a folder to pass through. Symlinks
+  // get no AIM004 here: each is reported as AIM010 already, by this folder,
+  // by the asset holding it, or as a bundle of its own.
+  auto notFound = [&] {
+    add(rules::MissingFile,
+        llvm::formatv("asset '{0}' not found at '{1}'", role, relative),
+        relative);
+  };
+  std::string folder;
+  for (llvm::StringRef part : llvm::ArrayRef(parts).drop_back()) {
+    if (part.empty() || part == ".")
+      continue;
+    const std::vector<DirEntry> *listed = listing(folder);
+    const DirEntry *e = listed ? findEntry(*listed, part) : nullptr;
+    if (e && e->type == DirEntry::Type::Symlink)
+      return;
+    if (!e || e->type != DirEntry::Type::Directory)
+      return notFound();
+    folder = asset::joinPath(folder, part);
+  }
+  const std::vector<DirEntry> *listed = listing(folder);
+  if (!listed)
+    return notFound();
+  if (const DirEntry *e = findEntry(*listed, last)) {
+    if (e->type == DirEntry::Type::File || e->type == DirEntry::Type::Other)
+      add(rules::MissingFile,
+          llvm::formatv("asset '{0}' at '{1}' is not a folder", role, relative),
+          relative);
+    return;
+  }
+  // Apple's loader accepts a compiled X.<arch>.aimodelc for a declared
+  // X.aimodel, so a folder holding only the compiled form is complete. The
+  // listing is sorted: candidates sit together from "X." on.
+  llvm::StringRef stem = last;
+  if (!stem.consume_back(".aimodel"))
+    return notFound();
+  std::string prefix = (stem + ".").str();
+  bool linked = false;
+  for (auto it = std::lower_bound(
+           listed->begin(), listed->end(), prefix,
+           [](const DirEntry &e, const std::string &p) { return e.name < p; });
+       it != listed->end() && llvm::StringRef(it->name).starts_with(prefix);
+       ++it) {
+    if (!asset::assetKindFromName(it->name) ||
+        !llvm::StringRef(it->name).ends_with(".aimodelc"))
+      continue;
+    if (it->type == DirEntry::Type::Directory)
+      return;
+    linked |= it->type == DirEntry::Type::Symlink;
+  }
+  if (!linked)
+    notFound();
 }
 
 BundleReport aimodel::audit::auditBundle(const asset::FoundBundle &bundle) {

@@ -10,14 +10,16 @@ const Rule MissingProducer{
     "metadata.json of a .aimodel has no producer (written by coreai-core "
     "1.0.0b1 / coreai-torch 0.4.0): a triage hint, not proof"};
 const Rule HashMismatch{"AIM003", "hash-mismatch", Severity::Error,
-                        "main.hash is missing, not 32 bytes, or not the "
-                        "SHA-256 of the bundle's mlirb"};
+                        "main.hash is missing, not a regular file, not 32 "
+                        "bytes, or not the SHA-256 of the bundle's mlirb"};
 const Rule MissingFile{"AIM004", "missing-file", Severity::Error,
-                       "a required file is missing, or the bundle path is "
-                       "not a directory"};
+                       "the mlirb or metadata.json is missing, the mlirb is "
+                       "not a regular file, the bundle path is not a "
+                       "directory, or a bundle folder's asset is not there"};
 const Rule UnreadableMetadata{"AIM005", "unreadable-metadata", Severity::Error,
-                              "metadata.json is not JSON, not an object, too "
-                              "large, too deep, or unreadable"};
+                              "metadata.json is not a regular file, not "
+                              "usable JSON, not an object, too large, too "
+                              "deep, or unreadable"};
 const Rule UnexpectedFile{"AIM009", "unexpected-file", Severity::Info,
                           "a file not known to belong to the bundle kind"};
 const Rule Symlink{"AIM010", "symlink", Severity::Error,
