@@ -21,16 +21,6 @@ using llvm::Error;
 
 namespace {
 
-/// Builtin type codes this file needs (BuiltinDialectTypes in the .td).
-enum BuiltinTypeCode : uint64_t {
-  kIntegerType = 0,
-  kIndexType = 1,
-  kBFloat16Type = 3,
-  kFloat16Type = 4,
-  kFloat32Type = 5,
-  kFloat64Type = 6,
-};
-
 /// Reads entry references, checking them against the table they point into.
 struct EntryReader {
   ByteCursor cur;
@@ -65,65 +55,50 @@ struct EntryReader {
 
 } // namespace
 
-/// For lookups whose failure just means "unknown": drops the error.
-static bool failedQuietly(Error err) {
-  if (!err)
-    return false;
-  llvm::consumeError(std::move(err));
-  return true;
-}
-
-/// Bit width of an integer-like or float type for the APInt/APFloat value
-/// encodings, when the type is a builtin type this decoder understands.
-static std::optional<unsigned> valueWidthOf(const BytecodeFile &file,
-                                            uint64_t typeIndex, bool isFloat) {
-  std::optional<uint64_t> code = file.builtinTypeCode(typeIndex);
-  if (!code)
-    return std::nullopt;
+/// Bit width of the APInt/APFloat value of an Integer or Float attribute of
+/// type `typeIndex`: nullopt when MLIR knows the type but this decoder does
+/// not (a textual float type such as f8E4M3FN); an error for a type MLIR's
+/// builtin reader cannot use (IntegerAttr's width lookup has no failure path
+/// for a type that is not an integer or index).
+static Error valueWidthOf(const BytecodeFile &file, uint64_t typeIndex,
+                          bool isFloat, uint64_t typeOffset,
+                          std::optional<uint64_t> &width) {
+  width.reset();
+  TypeCode code = file.typeCode(typeIndex);
   if (!isFloat) {
-    if (*code == kIndexType)
-      return 64; // IndexType's internal storage width.
-    if (*code != kIntegerType)
-      return std::nullopt;
-    const AttrTypeEntry &entry = file.types()[typeIndex];
-    ByteCursor cur(reinterpret_cast<const uint8_t *>(file.bytes().data()),
-                   entry.encoding);
-    uint64_t ignoredCode, widthAndSignedness;
-    if (failedQuietly(cur.readVarInt(ignoredCode)) ||
-        failedQuietly(cur.readVarInt(widthAndSignedness)))
-      return std::nullopt;
-    return unsigned(std::min<uint64_t>(widthAndSignedness >> 2, 1u << 24));
+    if (code == TypeCode::Index)
+      width = 64; // IndexType's internal storage width.
+    else if (code == TypeCode::Integer)
+      width = file.builtinType(typeIndex)->width;
+    else
+      return errorAt(typeOffset, "type of an Integer attribute is not a "
+                                 "builtin integer or index type");
+    return Error::success();
   }
-  switch (*code) {
-  case kBFloat16Type:
-  case kFloat16Type:
-    return 16;
-  case kFloat32Type:
-    return 32;
-  case kFloat64Type:
-    return 64;
+  switch (code) {
+  case TypeCode::Integer:
+  case TypeCode::Index:
+  case TypeCode::OtherBuiltin:
+    break;
+  case TypeCode::NotBuiltin:
+    // The float types stored as text are validated too: MLIR's FloatAttr
+    // reader ignores a failed value read.
+    width = file.intOrFloatBitWidth(typeIndex);
+    return Error::success();
   default:
-    return std::nullopt;
+    if ((width = file.intOrFloatBitWidth(typeIndex)))
+      return Error::success();
+    break;
   }
-}
-
-std::optional<uint64_t> BytecodeFile::builtinTypeCode(uint64_t typeIndex) const {
-  if (typeIndex >= types_.size())
-    return std::nullopt;
-  const AttrTypeEntry &entry = types_[typeIndex];
-  if (!entry.hasCustomEncoding || dialects_[entry.dialect].name != "builtin")
-    return std::nullopt;
-  ByteCursor cur(reinterpret_cast<const uint8_t *>(bytes().data()),
-                 entry.encoding);
-  uint64_t code;
-  if (failedQuietly(cur.readVarInt(code)))
-    return std::nullopt;
-  return code;
+  if (code == TypeCode::OtherBuiltin)
+    return Error::success();
+  return errorAt(typeOffset, "type of a Float attribute is not a float type");
 }
 
 /// Reads an APInt of a known width: one byte up to 8 bits, a signed varint up
-/// to 64 bits. Wider values are left undecoded (`bits` stays empty).
-static Error readKnownWidthInt(ByteCursor &cur, unsigned width,
+/// to 64 bits, else a count of 64-bit words and the words as signed varints
+/// (validated, not kept: `bits` stays empty).
+static Error readKnownWidthInt(ByteCursor &cur, uint64_t width,
                                std::optional<uint64_t> &bits) {
   if (width <= 8) {
     uint8_t byte;
@@ -138,6 +113,102 @@ static Error readKnownWidthInt(ByteCursor &cur, unsigned width,
       return err;
     bits = uint64_t(value);
     return Error::success();
+  }
+  uint64_t numWords;
+  if (auto err = cur.readCount(numWords, "APInt word"))
+    return err;
+  for (uint64_t i = 0; i < numWords; ++i) {
+    int64_t ignored;
+    if (auto err = cur.readSignedVarInt(ignored))
+      return err;
+  }
+  return Error::success();
+}
+
+/// Checks a DenseIntOrFPElements payload against its type the way
+/// DenseElementsAttr::isValidRawBuffer does, when the type is a builtin
+/// shaped type whose element storage width is known.
+static Error checkDensePayload(const BytecodeFile &file, const DecodedAttr &attr,
+                               uint64_t typeOffset) {
+  TypeCode code = file.typeCode(attr.typeIndex);
+  if (code == TypeCode::NotBuiltin || code == TypeCode::OtherBuiltin)
+    return Error::success();
+  std::optional<BuiltinTypeInfo> type = file.builtinType(attr.typeIndex);
+  if (!type || !type->ranked)
+    return errorAt(typeOffset, "type of a DenseIntOrFPElements attribute is "
+                               "not a ranked shaped type");
+  if (!type->numElements)
+    return errorAt(typeOffset, "type of a DenseIntOrFPElements attribute has "
+                               "a dynamic shape");
+  std::optional<uint64_t> width = file.denseElementBitWidth(type->elementType);
+  if (!width)
+    return Error::success();
+  uint64_t count = *type->numElements, size = attr.payload.size;
+  bool valid;
+  if (*width == 1) {
+    uint8_t first = size == 1 ? uint8_t(file.bytes()[attr.payload.offset]) : 1;
+    valid = first == 0 || first == 0xFF || size == llvm::divideCeil(count, 8);
+  } else if (*width == 0) {
+    valid = size == 0;
+  } else {
+    // A single element is a splat of any shape.
+    uint64_t bits = size * 8;
+    valid = bits == *width || (bits % *width == 0 && bits / *width == count);
+  }
+  if (!valid)
+    return errorAt(attr.payload.offset,
+                   "dense payload of " + llvm::Twine(size) +
+                       " bytes does not match " + llvm::Twine(count) +
+                       " elements of " + llvm::Twine(*width) + " bits");
+  return Error::success();
+}
+
+/// Checks a DenseArray payload: `denseArraySize` elements of a builtin
+/// integer or float type (one byte per i1).
+static Error checkDenseArray(const BytecodeFile &file, const DecodedAttr &attr,
+                             uint64_t typeOffset) {
+  TypeCode code = file.typeCode(attr.typeIndex);
+  std::optional<uint64_t> bytes = file.denseArrayElementBytes(attr.typeIndex);
+  if (!bytes && (code == TypeCode::NotBuiltin || code == TypeCode::OtherBuiltin))
+    return Error::success();
+  if (!bytes)
+    return errorAt(typeOffset, "element type of a DenseArray attribute is not "
+                               "an integer or float type");
+  uint64_t size = attr.payload.size, count = attr.denseArraySize;
+  if (*bytes == 0 ? size != 0 : (size % *bytes || size / *bytes != count))
+    return errorAt(attr.payload.offset,
+                   "dense array payload of " + llvm::Twine(size) +
+                       " bytes does not match " + llvm::Twine(count) +
+                       " elements of " + llvm::Twine(*bytes) + " bytes");
+  return Error::success();
+}
+
+/// DenseStringElements: a splat flag then one string per element (or one).
+/// MLIR sizes its string list from the type, so a bogus shape must not get
+/// that far.
+static Error checkDenseStrings(const BytecodeFile &file, ByteCursor &cur,
+                               uint64_t typeIndex, uint64_t typeOffset,
+                               bool &partial) {
+  std::optional<BuiltinTypeInfo> type = file.builtinType(typeIndex);
+  if (!type || type->code == TypeCode::OtherBuiltin) {
+    partial = true; // Not a type this decoder knows.
+    return Error::success();
+  }
+  if (!type->numElements)
+    return errorAt(typeOffset, "type of a DenseStringElements attribute is not "
+                               "a static shaped type");
+  uint64_t isSplat;
+  if (auto err = cur.readVarInt(isSplat))
+    return err;
+  uint64_t count = isSplat ? 1 : *type->numElements;
+  if (count > cur.remaining())
+    return cur.error("DenseStringElements needs " + llvm::Twine(count) +
+                     " strings but only " + llvm::Twine(cur.remaining()) +
+                     " bytes remain");
+  for (uint64_t i = 0; i < count; ++i) {
+    uint64_t ignored;
+    if (auto err = cur.readIndex(ignored, file.strings().size(), "string"))
+      return err;
   }
   return Error::success();
 }
@@ -208,17 +279,20 @@ static Error decodeBuiltinEntry(const BytecodeFile &file, uint64_t index,
     break;
   case AttrKind::Integer:
   case AttrKind::Float: {
+    uint64_t typeOffset = cur.offset();
     if (auto err = in.type(out.typeIndex))
       return err;
-    std::optional<unsigned> width =
-        valueWidthOf(file, out.typeIndex, out.kind == AttrKind::Float);
-    if (!width || *width > 64) {
+    std::optional<uint64_t> width;
+    if (auto err = valueWidthOf(file, out.typeIndex,
+                                out.kind == AttrKind::Float, typeOffset, width))
+      return err;
+    if (!width) {
       partial = true;
       break;
     }
     if (auto err = readKnownWidthInt(cur, *width, out.bits))
       return err;
-    if (out.kind == AttrKind::Float && *width < 64)
+    if (out.bits && out.kind == AttrKind::Float && *width < 64)
       *out.bits &= (uint64_t(1) << *width) - 1;
     break;
   }
@@ -270,25 +344,37 @@ static Error decodeBuiltinEntry(const BytecodeFile &file, uint64_t index,
                                  "dialect resource handle"))
       return err;
     break;
-  case AttrKind::DenseArray:
+  case AttrKind::DenseArray: {
+    uint64_t typeOffset = cur.offset();
     if (auto err = in.type(out.typeIndex))
       return err;
     if (auto err = cur.readVarInt(out.denseArraySize))
       return err;
     if (auto err = in.blob(out.payload))
       return err;
+    if (auto err = checkDenseArray(file, out, typeOffset))
+      return err;
     break;
-  case AttrKind::DenseIntOrFPElements:
+  }
+  case AttrKind::DenseIntOrFPElements: {
+    uint64_t typeOffset = cur.offset();
     if (auto err = in.type(out.typeIndex))
       return err;
     if (auto err = in.blob(out.payload))
       return err;
+    if (auto err = checkDensePayload(file, out, typeOffset))
+      return err;
     break;
-  case AttrKind::DenseStringElements:
+  }
+  case AttrKind::DenseStringElements: {
+    uint64_t typeOffset = cur.offset();
     if (auto err = in.type(out.typeIndex))
       return err;
-    partial = true;
+    if (auto err = checkDenseStrings(file, cur, out.typeIndex, typeOffset,
+                                     partial))
+      return err;
     break;
+  }
   case AttrKind::SparseElements:
     out.elements.resize(2);
     if (auto err = in.type(out.typeIndex))

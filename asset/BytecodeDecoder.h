@@ -2,7 +2,8 @@
 //
 // Internal to the bytecode reader: the Decoder fills a BytecodeFile section by
 // section. Split over BytecodeReader.cpp (container, tables, resources),
-// BytecodeIR.cpp (the IR walk) and BuiltinAttrDecoder.cpp (builtin entries).
+// BytecodeIR.cpp (the IR walk), BuiltinAttrDecoder.cpp and
+// BuiltinTypeDecoder.cpp (builtin entries) and BytecodeFileMapping.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +36,10 @@ public:
   // BuiltinAttrDecoder.cpp.
   llvm::Error decodeBuiltinAttributes();
 
+  // BuiltinTypeDecoder.cpp.
+  llvm::Error decodeBuiltinTypes();
+  llvm::Error checkUniqueDialectNames(uint64_t sectionOffset);
+
   // BytecodeIR.cpp.
   llvm::Error decodeIR(Span section);
 
@@ -48,6 +53,11 @@ public:
   /// Index of the `builtin` dialect, or kNone.
   uint64_t builtinDialect = kNone;
 };
+
+/// Decodes (validates) custom-encoded builtin type `index` into `out`, or
+/// fails with "byte N: ..." (BuiltinTypeDecoder.cpp).
+llvm::Error decodeBuiltinTypeEntry(const BytecodeFile &file, uint64_t index,
+                                   BuiltinTypeInfo &out);
 
 } // namespace aimodel::bytecode
 

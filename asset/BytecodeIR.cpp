@@ -443,17 +443,24 @@ Error IRWalker::parseOp(RegionWalk &walk, uint32_t &opIndex,
                                  "attribute dictionary"))
       return err;
   if (mask & kHasProperties) {
+    // Both forms are an index into the Properties section. A registered op
+    // stores its dialect's native encoding there; an unregistered one stores
+    // a varint attribute index (upstream PropertiesSectionReader::read).
+    if (auto err = cur.readIndex(op.propertiesIndex, file.properties_.size(),
+                                 "properties"))
+      return err;
+    op.propertiesBlob = file.properties_[op.propertiesIndex];
     if (file.opNames_[nameIndex].isRegistered) {
       op.propertiesForm = PropertiesForm::Native;
-      if (auto err = cur.readIndex(op.propertiesIndex, file.properties_.size(),
-                                   "properties"))
-        return err;
-      op.propertiesBlob = file.properties_[op.propertiesIndex];
     } else {
       op.propertiesForm = PropertiesForm::Attribute;
-      if (auto err = cur.readIndex(op.propertiesAttr, file.attributes_.size(),
-                                   "properties attribute"))
+      ByteCursor blob = decoder.cursor(op.propertiesBlob);
+      if (auto err = blob.readIndex(op.propertiesAttr, file.attributes_.size(),
+                                    "properties attribute"))
         return err;
+      if (!blob.empty())
+        return blob.error("unexpected trailing bytes in the properties of "
+                          "an unregistered operation");
     }
   }
   if (mask & kHasResults) {

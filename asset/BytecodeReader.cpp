@@ -64,6 +64,8 @@ Error Decoder::decode() {
   if (const SectionInfo *res = find(kResourceSection))
     if (auto err = decodeResources(find(kResourceOffsetSection)->data, res->data))
       return err;
+  if (auto err = decodeBuiltinTypes())
+    return err;
   if (auto err = decodeBuiltinAttributes())
     return err;
   if (auto err = decodeProperties(find(kPropertiesSection)->data))
@@ -103,7 +105,8 @@ Error Decoder::decodeHeaderAndSections() {
                      "dialect version section found at top level");
     if (seen[section.id])
       return errorAt(section.headerOffset,
-                     "duplicate top-level section " + llvm::Twine(section.id));
+                     "duplicate top-level section " +
+                         llvm::Twine(unsigned(section.id)));
     seen[section.id] = true;
     file.sections_.push_back(section);
   }
@@ -190,6 +193,8 @@ Error Decoder::decodeDialects(Span section) {
       builtinDialect = i;
     file.dialects_.push_back(dialect);
   }
+  if (auto err = checkUniqueDialectNames(section.offset))
+    return err;
 
   // The total op-name count (a capacity hint, bounded by the bytes left).
   uint64_t numOpNames;
@@ -361,7 +366,8 @@ Error Decoder::decodeResources(Span offsets, Span entries) {
       if (auto err = offsetCur.readByte(kind))
         return err;
       if (kind > uint8_t(ResourceKind::String))
-        return errorAt(kindOffset, "unknown resource kind " + llvm::Twine(kind));
+        return errorAt(kindOffset,
+                       "unknown resource kind " + llvm::Twine(unsigned(kind)));
       if (entrySize > entries.end() - entryOffset)
         return errorAt(sizeOffset, "resource entry size " +
                                        llvm::Twine(entrySize) +
@@ -421,16 +427,6 @@ Error Decoder::decodeResources(Span offsets, Span entries) {
 //===----------------------------------------------------------------------===//
 // BytecodeFile
 //===----------------------------------------------------------------------===//
-
-llvm::Expected<std::unique_ptr<BytecodeFile>>
-BytecodeFile::open(llvm::StringRef path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return llvm::createStringError(buffer.getError(),
-                                   "cannot open: " + buffer.getError().message());
-  return fromBuffer(std::move(*buffer));
-}
 
 llvm::Expected<std::unique_ptr<BytecodeFile>>
 BytecodeFile::fromBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer) {

@@ -17,8 +17,10 @@
 //
 // Memory follows the graph, not the weights: open() never reads inside a
 // resource blob (blobData() decodes a blob's header on demand), builtin
-// attributes are validated at open but kept as one kind byte each
-// (decodedAttr() decodes again), and per-op lists share flat arrays.
+// attributes and types are validated at open but kept as one kind/code byte
+// each (decodedAttr() and builtinType() decode again), and per-op lists share
+// flat arrays. Validation covers what MLIR's own builtin reader trusts: list
+// counts, indices, shapes, and dense payload sizes against their types.
 //
 // Bad input never crashes: every failure is an llvm::Error whose message is
 // "byte <offset>: <what>" with the absolute offset in the file.
@@ -127,6 +129,47 @@ enum class AttrKind : uint8_t {
 
 llvm::StringRef attrKindName(AttrKind kind);
 
+/// Builtin type codes: values 0..20 equal the builtin dialect's bytecode
+/// codes (BuiltinDialectTypes in MLIR 22's BuiltinDialectBytecode.td).
+enum class TypeCode : uint8_t {
+  Integer = 0,
+  Index = 1,
+  Function = 2,
+  BFloat16 = 3,
+  Float16 = 4,
+  Float32 = 5,
+  Float64 = 6,
+  Float80 = 7,
+  Float128 = 8,
+  Complex = 9,
+  MemRef = 10,
+  MemRefWithMemSpace = 11,
+  None = 12,
+  RankedTensor = 13,
+  RankedTensorWithEncoding = 14,
+  Tuple = 15,
+  UnrankedMemRef = 16,
+  UnrankedMemRefWithMemSpace = 17,
+  UnrankedTensor = 18,
+  Vector = 19,
+  VectorWithScalableDims = 20,
+  OtherBuiltin = 0xFE, ///< builtin, custom-encoded, unknown code
+  NotBuiltin = 0xFF,   ///< textual, or another dialect's entry
+};
+
+/// What the decoder knows of a custom-encoded builtin type entry.
+struct BuiltinTypeInfo {
+  TypeCode code = TypeCode::NotBuiltin;
+  /// Element type index of Complex and of the shaped types.
+  uint64_t elementType = kNone;
+  uint64_t width = 0; ///< Integer: bit width
+  /// Ranked tensor, memref, vector: the shape was read (`rank` dims).
+  bool ranked = false;
+  uint64_t rank = 0;
+  /// Ranked types with no dynamic dim: the element count (fits in int64).
+  std::optional<uint64_t> numElements;
+};
+
 /// A dictionary member: both are attribute indices (name is a StringAttr).
 struct NamedAttrRef {
   uint64_t name = kNone;
@@ -157,8 +200,9 @@ struct DecodedAttr {
   /// FusedLocWithMetadata metadata; Distinct referenced attribute.
   uint64_t metadata = kNone;
   uint64_t line = 0, column = 0; ///< FileLineColLoc
-  /// Integer (width <= 64) / Float (f16, bf16, f32, f64): raw bits,
-  /// sign-extended for integers of width > 8.
+  /// Integer / Float of width <= 64 (see intOrFloatBitWidth): raw bits,
+  /// sign-extended for integers of width > 8. Wider values are validated
+  /// but not kept.
   std::optional<uint64_t> bits;
   /// DenseArray / DenseIntOrFPElements raw data (never copied).
   Span payload;
@@ -204,10 +248,12 @@ struct Region {
   std::vector<uint32_t> blocks;
 };
 
+/// How an op's properties are stored. Either way they are an entry of the
+/// Properties section (Operation::propertiesIndex / propertiesBlob).
 enum class PropertiesForm : uint8_t {
   None,
-  Attribute, ///< unregistered op: properties are an attribute index
-  Native,    ///< registered op: dialect-encoded blob in the Properties section
+  Attribute, ///< unregistered op: the entry is a varint attribute index
+  Native,    ///< registered op: the entry is its dialect's own encoding
 };
 
 /// A run of one of BytecodeFile's flat per-op arrays.
@@ -231,9 +277,11 @@ struct Operation {
   bool regionsIsolated = false;
   uint64_t location = kNone;        ///< attribute index
   uint64_t attrDict = kNone;        ///< attribute index, kNone when absent
-  uint64_t propertiesAttr = kNone;  ///< PropertiesForm::Attribute
-  uint64_t propertiesIndex = kNone; ///< PropertiesForm::Native: table index
-  Span propertiesBlob;              ///< PropertiesForm::Native: raw bytes
+  /// PropertiesForm::Attribute: the attribute holding the properties
+  /// (usually a DictionaryAttr), decoded from the Properties entry.
+  uint64_t propertiesAttr = kNone;
+  uint64_t propertiesIndex = kNone; ///< index into properties(), both forms
+  Span propertiesBlob;              ///< that entry's bytes, both forms
   uint64_t firstResultValueId = 0;
   std::optional<Span> nestedSection;
   uint64_t offset = 0; ///< file offset where the op's encoding starts
@@ -279,8 +327,8 @@ class IRWalker;
 
 class BytecodeFile {
 public:
-  /// Maps `path` (no copy) and decodes it. Errors: "byte N: ..." for
-  /// malformed content, or the OS error for I/O.
+  /// Maps `path` (no copy, see mapRegularFile) and decodes it. Errors:
+  /// "byte N: ..." for malformed content, or mapRegularFile's error.
   static llvm::Expected<std::unique_ptr<BytecodeFile>> open(llvm::StringRef path);
   static llvm::Expected<std::unique_ptr<BytecodeFile>>
   fromBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer);
@@ -337,6 +385,25 @@ public:
   /// Builtin type code of a custom-encoded builtin type (e.g. 0 = integer),
   /// or nullopt.
   std::optional<uint64_t> builtinTypeCode(uint64_t typeIndex) const;
+  /// Code of type `index`, stored at open (every custom-encoded builtin
+  /// type is validated then: counts, indices, shapes, no trailing bytes).
+  TypeCode typeCode(uint64_t index) const { return TypeCode(typeCodes_[index]); }
+  /// The decoded builtin type (decoded again on demand, in time proportional
+  /// to its entry), or nullopt for a type that is not custom-encoded builtin.
+  std::optional<BuiltinTypeInfo> builtinType(uint64_t typeIndex) const;
+  /// Element count of a builtin ranked shaped type without dynamic dims.
+  std::optional<uint64_t> staticElementCount(uint64_t typeIndex) const;
+  /// Bit width of a builtin integer or float type, the float types MLIR
+  /// stores as text (f8E4M3FN, tf32, ...) included.
+  std::optional<uint64_t> intOrFloatBitWidth(uint64_t typeIndex) const;
+  /// Bits per element of a DenseIntOrFPElements payload of element type
+  /// `typeIndex` as MLIR 22 stores it (1 for i1, which is bit-packed;
+  /// complex counts both parts), when that type is a builtin integer,
+  /// index, float or complex of those.
+  std::optional<uint64_t> denseElementBitWidth(uint64_t typeIndex) const;
+  /// Bytes per element of a DenseArray of builtin integer or float element
+  /// type `typeIndex` (one byte per i1).
+  std::optional<uint64_t> denseArrayElementBytes(uint64_t typeIndex) const;
 
   // --- IR -------------------------------------------------------------------
   /// All operations in pre-order (an op precedes the ops of its regions).
@@ -402,6 +469,7 @@ private:
   std::vector<OpName> opNames_;
   std::vector<AttrTypeEntry> attributes_, types_;
   std::vector<AttrKind> attrKinds_;
+  std::vector<uint8_t> typeCodes_; ///< TypeCode per type
   GrowingTable<Operation> ops_;
   // Flat per-op arrays (see Operation).
   GrowingTable<uint64_t> resultTypes_;
@@ -413,6 +481,14 @@ private:
   std::vector<ResourceGroup> resourceGroups_;
   std::vector<std::pair<uint32_t, uint32_t>> dialectResourceHandles_;
 };
+
+/// Maps the regular file `path` (following symlinks: callers decide whether
+/// a path may be one) without ever blocking: it is opened O_NONBLOCK and
+/// anything but a regular file is refused ("is a directory", "is not a
+/// regular file") before a byte is read, so a FIFO or a device cannot hang
+/// or exhaust the process. Other errors: "cannot open: <OS reason>".
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+mapRegularFile(llvm::StringRef path);
 
 /// True when `bytes` starts with the MLIR bytecode magic "ML\xEFR".
 bool looksLikeBytecode(llvm::StringRef bytes);

@@ -188,7 +188,7 @@ public:
     section.alignment = 1;
     if (section.id >= kNumSectionIds)
       return errorAt(section.headerOffset,
-                     "invalid section id " + llvm::Twine(section.id));
+                     "invalid section id " + llvm::Twine(unsigned(section.id)));
     if (idAndAligned & 0x80) {
       if (auto err = readVarInt(section.alignment))
         return err;

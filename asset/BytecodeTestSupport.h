@@ -21,6 +21,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -110,6 +111,43 @@ inline llvm::Expected<std::unique_ptr<BytecodeFile>> decode(llvm::StringRef byte
       llvm::MemoryBuffer::getMemBufferCopy(bytes, "test"));
 }
 
+/// The decode error of `bytes`, or "" when it decodes.
+inline std::string errorOf(llvm::StringRef bytes) {
+  auto file = decode(bytes);
+  return file ? std::string() : llvm::toString(file.takeError());
+}
+
+/// `bytes` with the byte at `offset` replaced by `value`.
+inline std::string patched(llvm::StringRef bytes, uint64_t offset, uint8_t value) {
+  std::string copy = bytes.str();
+  copy.at(offset) = char(value);
+  return copy;
+}
+
+/// The "byte N: " prefix of decoder errors.
+inline std::string at(uint64_t offset) {
+  return "byte " + std::to_string(offset) + ": ";
+}
+
+/// Members of dictionary attribute `dict`, by name.
+inline std::map<std::string, uint64_t> dictionaryMembers(const BytecodeFile &file,
+                                                         uint64_t dict) {
+  std::map<std::string, uint64_t> result;
+  for (const NamedAttrRef &named : file.decodedAttr(dict).namedAttrs)
+    result[file.decodedAttr(named.name).str.str()] = named.value;
+  return result;
+}
+
+/// Attribute dictionary of the first op named `name` that has one.
+inline std::map<std::string, uint64_t> attrsOf(const BytecodeFile &file,
+                                               llvm::StringRef name) {
+  for (const Operation &op : file.operations())
+    if (file.fullOpName(op.name) == name && op.attrDict != kNone)
+      return dictionaryMembers(file, op.attrDict);
+  ADD_FAILURE() << "no " << name.str() << " with attributes";
+  return {};
+}
+
 /// Index invariants every successfully decoded file must satisfy, so that
 /// consumers can index tables without re-checking.
 inline void checkInvariants(const BytecodeFile &file, bool walkLocations = true) {
@@ -118,6 +156,15 @@ inline void checkInvariants(const BytecodeFile &file, bool walkLocations = true)
   for (const AttrTypeEntry &entry : file.attributes()) {
     ASSERT_LT(entry.dialect, file.dialects().size());
     ASSERT_LE(entry.encoding.end(), fileSize);
+  }
+  for (uint64_t i = 0; i < numTypes; ++i) {
+    std::optional<BuiltinTypeInfo> info = file.builtinType(i);
+    ASSERT_EQ(bool(info), file.typeCode(i) != TypeCode::NotBuiltin);
+    if (!info)
+      continue;
+    ASSERT_EQ(info->code, file.typeCode(i));
+    ASSERT_TRUE(info->elementType == kNone || info->elementType < numTypes);
+    ASSERT_TRUE(!info->numElements || info->ranked);
   }
   for (uint64_t i = 0; i < numAttrs; ++i) {
     DecodedAttr attr = file.decodedAttr(i);
@@ -143,6 +190,12 @@ inline void checkInvariants(const BytecodeFile &file, bool walkLocations = true)
     ASSERT_TRUE(op.attrDict == kNone || op.attrDict < numAttrs);
     ASSERT_LT(op.parentBlock, file.blocks().size());
     ASSERT_LE(op.propertiesBlob.end(), fileSize);
+    if (op.propertiesForm != PropertiesForm::None) {
+      ASSERT_LT(op.propertiesIndex, file.properties().size());
+    }
+    if (op.propertiesForm == PropertiesForm::Attribute) {
+      ASSERT_LT(op.propertiesAttr, numAttrs);
+    }
     for (uint64_t type : file.resultTypes(op))
       ASSERT_LT(type, numTypes);
     for (const ValueRef &ref : file.operands(op))

@@ -169,6 +169,25 @@ void Toucher::touchAttributes() {
     acc += file.typeContentHash(i);
     if (auto code = file.builtinTypeCode(i))
       acc += *code;
+    acc += uint64_t(file.typeCode(i));
+    // Every custom-encoded builtin type was validated at open, so decoding
+    // it again must succeed and yield in-range references.
+    std::optional<BuiltinTypeInfo> info = file.builtinType(i);
+    if (bool(info) != (file.typeCode(i) != TypeCode::NotBuiltin))
+      contractViolation("builtinType disagrees with typeCode", i,
+                        uint64_t(file.typeCode(i)));
+    if (info) {
+      if (info->code != file.typeCode(i))
+        contractViolation("builtinType code differs from typeCode", i,
+                          uint64_t(info->code));
+      touchTypeIndex(info->elementType, "builtin type element type");
+      if (info->numElements && (!info->ranked || *info->numElements > uint64_t(INT64_MAX)))
+        contractViolation("bad static element count", i, *info->numElements);
+      acc += info->rank + info->width + info->numElements.value_or(0);
+    }
+    acc += file.staticElementCount(i).value_or(0) +
+           file.denseElementBitWidth(i).value_or(0) +
+           file.denseArrayElementBytes(i).value_or(0);
   }
   for (size_t i = 0; i < attrs.size(); ++i) {
     EXPECT_INDEX(attrs[i].dialect, file.dialects().size(), "attr dialect");
@@ -232,7 +251,10 @@ void Toucher::touchIR() {
       break;
     case PropertiesForm::Attribute:
       touchAttrIndex(op.propertiesAttr, "op properties attr");
-      break;
+      if (op.propertiesAttr == kNone)
+        contractViolation("attribute-form properties without an attribute",
+                          op.offset, 0);
+      [[fallthrough]]; // Both forms name a Properties entry.
     case PropertiesForm::Native:
       EXPECT_INDEX_OR_NONE(op.propertiesIndex, kNone,
                            file.properties().size(), "op properties index");
