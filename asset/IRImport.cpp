@@ -475,11 +475,11 @@ llvm::Expected<mlir::OwningOpRef<mlir::Operation *>>
 aimodel::ir::loadIR(llvm::StringRef path, mlir::MLIRContext &context,
                     std::unique_ptr<BytecodeFile> &file,
                     const ImportOptions &options) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
+  // Never blocks on a FIFO or device, never reads one forever.
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      mapRegularFile(path);
   if (!buffer)
-    return llvm::createStringError(buffer.getError(), "%s",
-                                   buffer.getError().message().c_str());
+    return buffer.takeError();
   if (looksLikeBytecode((*buffer)->getBuffer())) {
     llvm::Expected<std::unique_ptr<BytecodeFile>> decoded =
         BytecodeFile::fromBuffer(std::move(*buffer));
@@ -504,12 +504,18 @@ aimodel::ir::loadIR(llvm::StringRef path, mlir::MLIRContext &context,
     return llvm::createStringError(
         "line %u: nests deeper than %u brackets and regions", *line,
         kMaxTextNesting);
+  // MLIR's lexer relies on a NUL after the text, which a mapping lacks.
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy((*buffer)->getBuffer(), path),
+      llvm::SMLoc());
   mlir::ParserConfig config(&context, /*verifyAfterParse=*/false);
-  mlir::Block block;
-  if (mlir::failed(mlir::parseSourceFile(sourceMgr, &block, config)))
+  // As MLIR's tools read text: top-level ops other than a single module go
+  // into an implicit one (which is also what their bytecode then holds).
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
+  if (!module)
     return llvm::createStringError("not MLIR bytecode, and not MLIR text: %s",
                                    diagnostic.c_str());
-  return detail::takeTopLevel(block, context);
+  return mlir::OwningOpRef<mlir::Operation *>(module.release().getOperation());
 }
