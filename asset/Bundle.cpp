@@ -9,6 +9,7 @@
 #include "asset/Bundle.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cerrno>
 #include <cstring>
 #include <dirent.h>
@@ -205,15 +206,31 @@ aimodel::asset::resolveAssetLayout(BundleKind kind, llvm::StringRef dirName,
   return layout;
 }
 
+/// The name that says what a named root is: its own last component if that
+/// announces a kind, else that of its canonical path, so "X.aimodel/.", ".."
+/// and a link named otherwise are classified by what they lead to. "" if
+/// neither names a bundle.
+std::string aimodel::asset::namedPathKindName(const std::string &root) {
+  if (assetKindFromName(root))
+    return baseName(root).str();
+  char *resolved = ::realpath(root.c_str(), nullptr);
+  if (!resolved)
+    return "";
+  std::string canonical = baseName(resolved).str();
+  std::free(resolved);
+  return assetKindFromName(canonical) ? canonical : "";
+}
+
 llvm::Expected<std::string>
 aimodel::asset::assetIrPath(llvm::StringRef bundlePath) {
-  std::optional<BundleKind> kind = assetKindFromName(bundlePath);
+  std::string name = namedPathKindName(bundlePath.str());
+  std::optional<BundleKind> kind = assetKindFromName(name);
   if (!kind)
     return llvm::createStringError("not a .aimodel or .aimodelc bundle");
   llvm::Expected<std::vector<DirEntry>> entries = listDirectory(bundlePath);
   if (!entries)
     return entries.takeError();
-  AssetLayout layout = resolveAssetLayout(*kind, bundlePath, *entries);
+  AssetLayout layout = resolveAssetLayout(*kind, name, *entries);
   if (layout.ir.empty())
     return llvm::createStringError(layout.problem.c_str());
   return joinPath(bundlePath, layout.ir);

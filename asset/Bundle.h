@@ -71,6 +71,12 @@ struct AssetLayout {
 AssetLayout resolveAssetLayout(BundleKind kind, llvm::StringRef dirName,
                                const std::vector<DirEntry> &entries);
 
+/// The name that says what a path named by the user is: its own last
+/// component if that announces a kind, else that of its canonical path, so
+/// "X.aimodel/.", ".." and a link named otherwise are classified by what they
+/// lead to. "" if neither names a bundle.
+std::string namedPathKindName(const std::string &path);
+
 /// The IR file of the asset at `bundlePath` (a path to its mlirb), or an
 /// error saying why there is none.
 llvm::Expected<std::string> assetIrPath(llvm::StringRef bundlePath);

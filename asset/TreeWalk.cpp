@@ -63,21 +63,6 @@ static void walkDirectory(const std::string &root, WalkResult &result) {
   }
 }
 
-/// The name that says what a named root is: its own last component if that
-/// announces a kind, else that of its canonical path, so "X.aimodel/.", ".."
-/// and a link named otherwise are classified by what they lead to. "" if
-/// neither names a bundle.
-static std::string rootKindName(const std::string &root) {
-  if (assetKindFromName(root))
-    return baseName(root).str();
-  char *resolved = ::realpath(root.c_str(), nullptr);
-  if (!resolved)
-    return "";
-  std::string canonical = baseName(resolved).str();
-  std::free(resolved);
-  return assetKindFromName(canonical) ? canonical : "";
-}
-
 llvm::Expected<WalkResult>
 aimodel::asset::findBundles(const std::vector<std::string> &roots) {
   WalkResult result;
@@ -95,7 +80,7 @@ aimodel::asset::findBundles(const std::vector<std::string> &roots) {
           std::error_code(errno, std::generic_category()), "%s: %s",
           printablePath(given).c_str(),
           errno == ENOENT ? "no such file or directory" : std::strerror(errno));
-    std::string kindName = rootKindName(root);
+    std::string kindName = namedPathKindName(root);
     std::optional<BundleKind> kind = assetKindFromName(kindName);
     if (!S_ISDIR(st.st_mode)) {
       if (!kind)

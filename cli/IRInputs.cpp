@@ -32,7 +32,7 @@ aimodel::cli::irFilesOf(const std::string &path, bool withDelegates) {
                                    asset::printablePath(path).c_str());
   if (!S_ISDIR(st.st_mode))
     return std::vector<std::string>{path};
-  if (!asset::assetKindFromName(path))
+  if (!asset::assetKindFromName(asset::namedPathKindName(path)))
     return llvm::createStringError(
         "%s: is a folder; expected a .aimodel/.aimodelc bundle or an IR file",
         asset::printablePath(path).c_str());
