@@ -15,10 +15,42 @@
 using namespace aimodel;
 using namespace aimodel::ir::detail;
 
+/// Deeper than this, text is refused before MLIR's parser sees it.
+static constexpr unsigned kMaxTextNesting = 1000;
+
+/// MLIR's text parser recurses once per nesting level and overflows the
+/// stack long before it would report an error; measure first. Strings and
+/// comments are skipped. Returns the line of the first excessive level.
+static std::optional<unsigned> findDeepNesting(llvm::StringRef text,
+                                               unsigned maxDepth) {
+  unsigned depth = 0, line = 1;
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    char c = text[i];
+    if (c == '\n') {
+      ++line;
+    } else if (c == '"') {
+      for (++i; i < e && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+        else if (text[i] == '\n')
+          ++line;
+    } else if (c == '/' && i + 1 < e && text[i + 1] == '/') {
+      while (i < e && text[i] != '\n')
+        ++i;
+      --i;
+    } else if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (++depth > maxDepth)
+        return line;
+    } else if ((c == ')' || c == ']' || c == '}' || c == '>') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
 //===----------------------------------------------------------------------===//
 // Importer
 //===----------------------------------------------------------------------===//
-
 
 /// Memoised, cycle- and depth-checked materialisation of table entry
 /// `index` (attributes and types alike).
@@ -69,6 +101,12 @@ static T parseAsm(Importer &importer, Span encoding, llvm::StringRef text,
           diagnostic = d.str();
         return success();
       });
+  if (std::optional<unsigned> line = findDeepNesting(text, kMaxTextNesting)) {
+    importer.fail(llvm::formatv("byte {0}: textual entry nests deeper than "
+                                "{1} brackets",
+                                encoding.offset, kMaxTextNesting));
+    return {};
+  }
   size_t consumed = 0;
   T result = parse(text, consumed);
   if (!result || consumed != text.size()) {
@@ -419,35 +457,6 @@ aimodel::ir::detail::takeTopLevel(mlir::Block &block,
   return mlir::OwningOpRef<mlir::Operation *>(module.getOperation());
 }
 
-/// MLIR's text parser recurses once per nesting level and overflows the
-/// stack long before it would report an error; measure first. Strings and
-/// comments are skipped. Returns the line of the first excessive level.
-static std::optional<unsigned> findDeepNesting(llvm::StringRef text,
-                                               unsigned maxDepth) {
-  unsigned depth = 0, line = 1;
-  for (size_t i = 0, e = text.size(); i < e; ++i) {
-    char c = text[i];
-    if (c == '\n') {
-      ++line;
-    } else if (c == '"') {
-      for (++i; i < e && text[i] != '"'; ++i)
-        if (text[i] == '\\')
-          ++i;
-        else if (text[i] == '\n')
-          ++line;
-    } else if (c == '/' && i + 1 < e && text[i + 1] == '/') {
-      while (i < e && text[i] != '\n')
-        ++i;
-      --i;
-    } else if (c == '(' || c == '[' || c == '{' || c == '<') {
-      if (++depth > maxDepth)
-        return line;
-    } else if ((c == ')' || c == ']' || c == '}' || c == '>') && depth > 0) {
-      --depth;
-    }
-  }
-  return std::nullopt;
-}
 
 //===----------------------------------------------------------------------===//
 // Public entry points
@@ -498,7 +507,6 @@ aimodel::ir::loadIR(llvm::StringRef path, mlir::MLIRContext &context,
                                  at.getColumn(), diagnostic);
     return success();
   });
-  constexpr unsigned kMaxTextNesting = 1000;
   if (std::optional<unsigned> line =
           findDeepNesting((*buffer)->getBuffer(), kMaxTextNesting))
     return llvm::createStringError(
