@@ -220,8 +220,7 @@ static Error decodeBuiltinEntry(const BytecodeFile &file, uint64_t index,
                                 DecodedAttr &out) {
   const AttrTypeEntry &entry = file.attributes()[index];
   EntryReader in{
-      ByteCursor(reinterpret_cast<const uint8_t *>(file.bytes().data()),
-                 entry.encoding),
+      ByteCursor(file, entry.encoding),
       file.attributes().size(), file.types().size()};
   ByteCursor &cur = in.cur;
   uint64_t code;

@@ -83,8 +83,7 @@ Error decodeBuiltinTypeEntry(const BytecodeFile &file, uint64_t index,
   out = BuiltinTypeInfo();
   const AttrTypeEntry &entry = file.types()[index];
   TypeReader in{
-      ByteCursor(reinterpret_cast<const uint8_t *>(file.bytes().data()),
-                 entry.encoding),
+      ByteCursor(file, entry.encoding),
       file.attributes().size(), file.types().size()};
   ByteCursor &cur = in.cur;
   uint64_t code;

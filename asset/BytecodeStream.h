@@ -34,6 +34,10 @@ public:
   ByteCursor(const uint8_t *fileStart, Span range)
       : fileStart(fileStart), pos(fileStart + range.offset),
         end(fileStart + range.offset + range.size) {}
+  /// A cursor over `range` of `file`, with offsets relative to its start.
+  ByteCursor(const BytecodeFile &file, Span range)
+      : ByteCursor(reinterpret_cast<const uint8_t *>(file.bytes().data()),
+                   range) {}
 
   uint64_t offset() const { return uint64_t(pos - fileStart); }
   uint64_t remaining() const { return uint64_t(end - pos); }

@@ -399,6 +399,23 @@ mlir::Operation *Importer::createOperation(uint32_t index) {
   return created;
 }
 
+/// The single top-level op of `block`, or a builtin.module holding several,
+/// as MLIR's own tools present a file.
+static llvm::Expected<mlir::OwningOpRef<mlir::Operation *>>
+takeTopLevel(mlir::Block &block, mlir::MLIRContext &context) {
+  if (block.empty())
+    return llvm::createStringError("the file holds no operation");
+  if (std::next(block.begin()) == block.end()) {
+    mlir::Operation *top = &block.front();
+    top->remove();
+    return mlir::OwningOpRef<mlir::Operation *>(top);
+  }
+  auto module = mlir::ModuleOp::create(mlir::UnknownLoc::get(&context));
+  module.getBody()->getOperations().splice(module.getBody()->end(),
+                                           block.getOperations());
+  return mlir::OwningOpRef<mlir::Operation *>(module.getOperation());
+}
+
 llvm::Expected<mlir::OwningOpRef<mlir::Operation *>> Importer::run() {
   // Blocks first: successors may name blocks that come later.
   for (const Block &block : file.blocks()) {
@@ -439,23 +456,6 @@ llvm::Expected<mlir::OwningOpRef<mlir::Operation *>> Importer::run() {
   return takeTopLevel(*root, context);
 }
 
-/// The single top-level op of `block`, or a builtin.module holding several,
-/// as MLIR's own tools present a file.
-llvm::Expected<mlir::OwningOpRef<mlir::Operation *>>
-aimodel::ir::detail::takeTopLevel(mlir::Block &block,
-                                  mlir::MLIRContext &context) {
-  if (block.empty())
-    return llvm::createStringError("the file holds no operation");
-  if (std::next(block.begin()) == block.end()) {
-    mlir::Operation *top = &block.front();
-    top->remove();
-    return mlir::OwningOpRef<mlir::Operation *>(top);
-  }
-  auto module = mlir::ModuleOp::create(mlir::UnknownLoc::get(&context));
-  module.getBody()->getOperations().splice(module.getBody()->end(),
-                                           block.getOperations());
-  return mlir::OwningOpRef<mlir::Operation *>(module.getOperation());
-}
 
 
 //===----------------------------------------------------------------------===//

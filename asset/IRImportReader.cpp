@@ -10,8 +10,7 @@ using namespace aimodel::ir::detail;
 
 SpanReader::SpanReader(Importer &importer, Span span)
     : importer(importer),
-      cursor(reinterpret_cast<const uint8_t *>(importer.file.bytes().data()),
-             span) {}
+      cursor(importer.file, span) {}
 
 llvm::StringRef SpanReader::fileBytes() const { return importer.file.bytes(); }
 

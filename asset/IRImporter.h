@@ -160,10 +160,6 @@ private:
 };
 
 
-/// The single top-level op of `block`, or a builtin.module holding several.
-llvm::Expected<mlir::OwningOpRef<mlir::Operation *>>
-takeTopLevel(mlir::Block &block, mlir::MLIRContext &context);
-
 } // namespace aimodel::ir::detail
 
 #endif // AIMODEL_ASSET_IRIMPORTER_H
