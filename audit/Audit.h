@@ -8,7 +8,7 @@
 #ifndef AIMODEL_AUDIT_AUDIT_H
 #define AIMODEL_AUDIT_AUDIT_H
 
-#include "asset/TreeWalk.h"
+#include "bundle/TreeWalk.h"
 #include "audit/Rules.h"
 
 #include "llvm/Support/raw_ostream.h"

@@ -1,6 +1,6 @@
 #include "audit/Audit.h"
 
-#include "asset/TestFiles.h"
+#include "testing/TestFiles.h"
 
 #include "llvm/Support/SHA256.h"
 

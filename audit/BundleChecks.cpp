@@ -1,16 +1,16 @@
 //===- BundleChecks.cpp - Checks on one bundle directory ------------------===//
 //
 // What metadata and hashes can show about a bundle. Each check reads what it
-// needs through asset/ (never following symlinks) and turns problems into
+// needs through bundle/ (never following symlinks) and turns problems into
 // findings; nothing here can fail the run.
 //
 //===----------------------------------------------------------------------===//
 
 #include "audit/Audit.h"
 
-#include "asset/Bundle.h"
-#include "asset/FileReading.h"
-#include "asset/Metadata.h"
+#include "bundle/Bundle.h"
+#include "bundle/FileReading.h"
+#include "bundle/Metadata.h"
 
 #include "llvm/Support/FormatVariadic.h"
 

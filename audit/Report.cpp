@@ -2,7 +2,7 @@
 
 #include "audit/Audit.h"
 
-#include "asset/PathText.h"
+#include "support/PathText.h"
 
 #include "llvm/Support/FormatVariadic.h"
 

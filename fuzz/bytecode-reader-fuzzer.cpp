@@ -17,7 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "asset/BytecodeReader.h"
+#include "bytecode/BytecodeReader.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzz smoke test of the MLIR bytecode decoder (asset/Bytecode*.cpp).
+# Fuzz smoke test of the MLIR bytecode decoder (bytecode/).
 #
 #   fuzz/run-fuzz-smoke.sh BUILD_DIR SOURCE_DIR
 #

@@ -1,0 +1,92 @@
+//===- Bundle.h - Core AI bundle kinds and their layout ---------*- C++ -*-===//
+//
+// What a Core AI bundle directory is made of. The facts about layouts (which
+// member files a kind needs, how the IR file is named) live in one place,
+// Bundle.cpp, so that a layout fact learnt wrong is a one-line change.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AIMODEL_BUNDLE_BUNDLE_H
+#define AIMODEL_BUNDLE_BUNDLE_H
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace aimodel::asset {
+
+enum class BundleKind {
+  Asset,         ///< X.aimodel: portable IR
+  CompiledAsset, ///< X.<arch>.aimodelc: AOT-compiled
+  BundleDir,     ///< coreai-models outer folder: metadata.json with metadata_version
+};
+
+/// The name used in reports: "aimodel", "aimodelc", "bundle-dir".
+llvm::StringRef bundleKindName(BundleKind kind);
+
+/// The asset kind a directory name announces by its extension, if any.
+std::optional<BundleKind> assetKindFromName(llvm::StringRef name);
+
+/// A directory entry as lstat sees it: symlinks are never resolved.
+struct DirEntry {
+  enum class Type { File, Directory, Symlink, Other };
+  std::string name; ///< relative to the listed directory, '/'-separated
+  Type type = Type::Other;
+  std::string symlinkTarget; ///< for symlinks: what the link says
+};
+
+/// Entries of `dir`, sorted by name (byte order), "." and ".." omitted.
+llvm::Expected<std::vector<DirEntry>> listDirectory(llvm::StringRef dir);
+
+/// Calls `visit` for every entry at any depth below `dir` (names relative to
+/// `dir`), entering real directories only: symlinks are reported, never
+/// followed, so loops cannot hang it. Unreadable subdirectories are skipped.
+/// When `descend` is given, a directory is entered only if it returns true
+/// (the directory itself is still visited).
+void forEachEntryBelow(
+    llvm::StringRef dir, llvm::function_ref<void(const DirEntry &)> visit,
+    llvm::function_ref<bool(const DirEntry &)> descend = nullptr);
+
+/// Every symlink at any depth below `dir`, sorted by relative path; `descend`
+/// as for forEachEntryBelow.
+std::vector<DirEntry>
+findSymlinksBelow(llvm::StringRef dir,
+                  llvm::function_ref<bool(const DirEntry &)> descend = nullptr);
+
+/// The members an asset of a kind is made of.
+struct AssetLayout {
+  std::string metadata; ///< always "metadata.json"
+  std::string hash;     ///< always "main.hash"
+  std::string ir;       ///< "main.mlirb", or "main-<arch>.mlirb"; empty if unknown
+  std::vector<std::string> optionalMembers; ///< known, not required
+  std::string problem; ///< why `ir` could not be determined, if it could not
+};
+
+/// Resolves the layout of an asset directory named `dirName` whose top-level
+/// entries are `entries`. For X.<arch>.aimodelc the arch comes from the name;
+/// a compiled asset named without one falls back to its only main-*.mlirb.
+AssetLayout resolveAssetLayout(BundleKind kind, llvm::StringRef dirName,
+                               const std::vector<DirEntry> &entries);
+
+/// The name that says what a path named by the user is: its own last
+/// component if that announces a kind, else that of its canonical path, so
+/// "X.aimodel/.", ".." and a link named otherwise are classified by what they
+/// lead to. "" if neither names a bundle.
+std::string namedPathKindName(const std::string &path);
+
+/// The IR file of the asset at `bundlePath` (a path to its mlirb), or an
+/// error saying why there is none.
+llvm::Expected<std::string> assetIrPath(llvm::StringRef bundlePath);
+
+/// Last path component, ignoring trailing slashes.
+llvm::StringRef baseName(llvm::StringRef path);
+
+/// `dir` + "/" + `name`, without doubling a trailing slash.
+std::string joinPath(llvm::StringRef dir, llvm::StringRef name);
+
+} // namespace aimodel::asset
+
+#endif // AIMODEL_BUNDLE_BUNDLE_H

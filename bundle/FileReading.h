@@ -1,0 +1,38 @@
+//===- FileReading.h - Safe reads of untrusted bundle members ---*- C++ -*-===//
+//
+// Every read of a bundle member goes through here so that the same rules hold
+// everywhere: never follow a symlink, never block on a FIFO or device, never
+// read more than the caller allows, and stream large files instead of loading
+// them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AIMODEL_BUNDLE_FILEREADING_H
+#define AIMODEL_BUNDLE_FILEREADING_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace aimodel::asset {
+
+using Sha256Digest = std::array<uint8_t, 32>;
+
+/// Reads a whole regular file of at most `maxBytes` bytes. Fails (with a
+/// message naming the reason, not the path) on symlinks, non-regular files,
+/// files over the cap and I/O errors.
+llvm::Expected<std::string> readSmallFile(llvm::StringRef path,
+                                          uint64_t maxBytes);
+
+/// SHA-256 of a regular file, streamed in fixed-size chunks so that a
+/// multi-gigabyte weights file costs constant memory.
+llvm::Expected<Sha256Digest> sha256File(llvm::StringRef path);
+
+/// Lower-case hex of a byte string.
+std::string toHex(llvm::ArrayRef<uint8_t> bytes);
+
+} // namespace aimodel::asset
+
+#endif // AIMODEL_BUNDLE_FILEREADING_H

@@ -1,0 +1,57 @@
+#include "bundle/FileReading.h"
+#include "testing/TestFiles.h"
+
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace aimodel::asset;
+
+TEST(FileReading, Sha256MatchesKnownDigests) {
+  aimodel::testing::ScratchDir dir;
+  llvm::Expected<Sha256Digest> empty = sha256File(dir.write("empty", ""));
+  ASSERT_TRUE(bool(empty));
+  EXPECT_EQ(toHex(*empty),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  // Larger than one read chunk, so the streaming loop runs more than once.
+  std::string big(3 * (1 << 20) + 17, 'a');
+  llvm::Expected<Sha256Digest> digest = sha256File(dir.write("big", big));
+  ASSERT_TRUE(bool(digest));
+  EXPECT_EQ(toHex(*digest),
+            "8cb91458835f2fefeb12cf01e67a7ea18523a0567d4835a974dc04c2ddbb955b");
+  llvm::Expected<Sha256Digest> again = sha256File(dir.path("big"));
+  ASSERT_TRUE(bool(again));
+  EXPECT_EQ(*digest, *again);
+  EXPECT_NE(*digest, *empty);
+}
+
+TEST(FileReading, RefusesSymlinksFifosAndDirectories) {
+  aimodel::testing::ScratchDir dir;
+  std::string target = dir.write("real", "data");
+  ASSERT_EQ(::symlink(target.c_str(), dir.path("link").c_str()), 0);
+  ASSERT_EQ(::mkfifo(dir.path("fifo").c_str(), 0644), 0);
+  dir.mkdir("sub");
+
+  llvm::Expected<std::string> viaLink = readSmallFile(dir.path("link"), 100);
+  ASSERT_FALSE(bool(viaLink));
+  EXPECT_EQ(llvm::toString(viaLink.takeError()), "is a symlink; not followed");
+  // A FIFO with no writer would block a plain open(): this must return.
+  llvm::Expected<Sha256Digest> fifo = sha256File(dir.path("fifo"));
+  ASSERT_FALSE(bool(fifo));
+  EXPECT_EQ(llvm::toString(fifo.takeError()), "is not a regular file");
+  llvm::Expected<std::string> sub = readSmallFile(dir.path("sub"), 100);
+  ASSERT_FALSE(bool(sub));
+  EXPECT_EQ(llvm::toString(sub.takeError()), "is a directory, not a file");
+}
+
+TEST(FileReading, SmallFileCapIsEnforced) {
+  aimodel::testing::ScratchDir dir;
+  std::string path = dir.write("f", "0123456789");
+  llvm::Expected<std::string> ok = readSmallFile(path, 10);
+  ASSERT_TRUE(bool(ok));
+  EXPECT_EQ(*ok, "0123456789");
+  llvm::Expected<std::string> over = readSmallFile(path, 9);
+  ASSERT_FALSE(bool(over));
+  EXPECT_EQ(llvm::toString(over.takeError()), "is 10 bytes, over the 9-byte limit");
+}

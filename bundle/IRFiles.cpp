@@ -1,0 +1,54 @@
+//===- IRInputs.cpp - Which bytecode files a PATH stands for --------------===//
+
+#include "bundle/IRFiles.h"
+
+#include "bundle/Bundle.h"
+#include "support/PathText.h"
+
+#include <algorithm>
+#include <sys/stat.h>
+
+using namespace aimodel;
+
+/// Every *.mpsgraph below `dir` (delegate graphs are MLIR bytecode too),
+/// sorted, without following symlinks.
+static void findDelegateGraphs(const std::string &dir,
+                               std::vector<std::string> &out) {
+  std::vector<std::string> found;
+  asset::forEachEntryBelow(dir, [&](const asset::DirEntry &e) {
+    if (e.type == asset::DirEntry::Type::File &&
+        llvm::StringRef(e.name).ends_with(".mpsgraph"))
+      found.push_back(asset::joinPath(dir, e.name));
+  });
+  std::sort(found.begin(), found.end());
+  out.insert(out.end(), found.begin(), found.end());
+}
+
+llvm::Expected<std::vector<std::string>>
+aimodel::cli::irFilesOf(const std::string &path, bool withDelegates) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0)
+    return llvm::createStringError("%s: no such file or directory",
+                                   asset::printablePath(path).c_str());
+  if (!S_ISDIR(st.st_mode))
+    return std::vector<std::string>{path};
+  if (!asset::assetKindFromName(asset::namedPathKindName(path)))
+    return llvm::createStringError(
+        "%s: is a folder; expected a .aimodel/.aimodelc bundle or an IR file",
+        asset::printablePath(path).c_str());
+  llvm::Expected<std::string> ir = asset::assetIrPath(path);
+  if (!ir)
+    return llvm::createStringError("%s: %s", asset::printablePath(path).c_str(),
+                                   llvm::toString(ir.takeError()).c_str());
+  // Inside a bundle nothing is followed (as in audit): a symlinked IR file
+  // is refused, not read.
+  struct stat member;
+  if (::lstat(ir->c_str(), &member) == 0 && S_ISLNK(member.st_mode))
+    return llvm::createStringError(
+        "%s: is a symlink inside the bundle; not followed",
+        asset::printablePath(*ir).c_str());
+  std::vector<std::string> files{*ir};
+  if (withDelegates)
+    findDelegateGraphs(path, files);
+  return files;
+}

@@ -1,0 +1,58 @@
+//===- TreeWalk.h - Finding bundles in a tree -------------------*- C++ -*-===//
+//
+// Walks the paths users name and returns every bundle below them, in byte
+// order of their reported paths, whatever order the file system lists
+// directories in. Directory symlinks are never entered, so loops cannot hang
+// the walk; a symlink that looks like a bundle is reported, not followed.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AIMODEL_BUNDLE_TREEWALK_H
+#define AIMODEL_BUNDLE_TREEWALK_H
+
+#include "bundle/Bundle.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace aimodel::asset {
+
+struct FoundBundle {
+  std::string path; ///< as given + '/'-joined relative part (raw bytes)
+  BundleKind kind;
+  DirEntry::Type entryType = DirEntry::Type::Directory;
+  std::string symlinkTarget; ///< when the bundle path itself is a symlink
+  /// The name the kind was read from, when not the path's own last component
+  /// (a root named "." is classified by its canonical name). Use kindName().
+  std::string nameOfKind;
+
+  /// The name that announces the kind (and a compiled asset's arch).
+  llvm::StringRef kindName() const {
+    return nameOfKind.empty() ? baseName(path) : llvm::StringRef(nameOfKind);
+  }
+};
+
+struct WalkResult {
+  /// Sorted by path, no duplicates. A path both named as a root (followed)
+  /// and met by the walk (lstat) is reported as walked, in any order.
+  std::vector<FoundBundle> bundles;
+  /// Folders below the roots that could not be read: the audit is incomplete.
+  std::vector<std::string> errors;
+};
+
+/// Finds the bundles under each root. A root that does not exist, cannot be
+/// read, or is a plain file not named like a bundle is an input error. A
+/// root is an asset if its name, or failing that its canonical path's last
+/// component, says so; it is reported by the path as given.
+llvm::Expected<WalkResult> findBundles(const std::vector<std::string> &roots);
+
+/// True when `dir` (not itself an asset) is a coreai-models bundle folder:
+/// its metadata.json has "metadata_version", or it cannot be parsed but the
+/// folder holds assets.
+bool isBundleDir(llvm::StringRef dir, const std::vector<DirEntry> &entries);
+
+} // namespace aimodel::asset
+
+#endif // AIMODEL_BUNDLE_TREEWALK_H

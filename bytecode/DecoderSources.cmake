@@ -1,0 +1,10 @@
+# The bytecode decoder's sources (LLVMSupport only, no MLIR), relative to the
+# project root, in one list shared by the main build and the fuzzer's
+# standalone clang build.
+set(AIMODEL_DECODER_SOURCES
+  bytecode/BuiltinAttrDecoder.cpp
+  bytecode/BuiltinTypeDecoder.cpp
+  bytecode/BytecodeIR.cpp
+  bytecode/BytecodeReader.cpp
+  support/SafeFile.cpp
+)

@@ -1,0 +1,32 @@
+//===- Commands.h - The aimodel subcommands ---------------------*- C++ -*-===//
+//
+// Each subcommand registers its options on the CLI11 app and returns the
+// function that runs it. Exit codes are shared by every subcommand.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AIMODEL_TOOLS_AIMODEL_COMMANDS_H
+#define AIMODEL_TOOLS_AIMODEL_COMMANDS_H
+
+#include <functional>
+
+namespace CLI {
+class App;
+} // namespace CLI
+
+namespace aimodel::cli {
+
+enum ExitCode : int {
+  ExitClean = 0,      ///< nothing at or above the failure threshold
+  ExitFindings = 1,   ///< findings at or above it (or: inputs differ)
+  ExitInputError = 2, ///< usage error or unusable input
+};
+
+using CommandRunner = std::function<int()>;
+
+CommandRunner addAuditCommand(CLI::App &app);
+CommandRunner addShowCommand(CLI::App &app);
+CommandRunner addStatsCommand(CLI::App &app);
+
+} // namespace aimodel::cli
+
+#endif // AIMODEL_TOOLS_AIMODEL_COMMANDS_H

@@ -1,0 +1,35 @@
+//===- MLIRCommands.h - Commands that need MLIR, loaded on demand -*- C++ -*-===//
+//
+// Loading the shared MLIR and LLVM libraries costs a process ~80 MiB of
+// resident memory and their relocation time. Commands that need only the
+// bytecode decoder (audit, stats) must not pay it, so everything that needs
+// MLIR is built into a module (aimodel-mlir.so, next to the executable) that
+// the executable loads when such a command runs. Only C types cross the
+// boundary: the module carries its own copy of LLVM's Support library.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AIMODEL_TOOLS_AIMODEL_MLIRCOMMANDS_H
+#define AIMODEL_TOOLS_AIMODEL_MLIRCOMMANDS_H
+
+extern "C" {
+
+struct AIModelShowOptions {
+  const char *path; ///< a bytecode or MLIR text file
+  int debugInfo;    ///< print locations
+  int structure;    ///< print the dialect-neutral structure dump
+};
+
+/// Prints the IR; returns the process exit code. Errors go to stderr.
+typedef int (*AIModelShowFn)(const AIModelShowOptions *options);
+
+#define AIMODEL_SHOW_SYMBOL "aimodelShow"
+}
+
+namespace aimodel::cli {
+
+/// The module's entry point `symbol`, or null with a message on stderr.
+void *findMLIRCommand(const char *symbol);
+
+} // namespace aimodel::cli
+
+#endif // AIMODEL_TOOLS_AIMODEL_MLIRCOMMANDS_H

@@ -1,0 +1,51 @@
+//===- ShowCommand.cpp - `aimodel show` -----------------------------------===//
+
+#include "tools/aimodel/Commands.h"
+#include "bundle/IRFiles.h"
+#include "tools/aimodel/MLIRCommands.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <CLI/CLI.hpp>
+
+using namespace aimodel;
+using namespace aimodel::cli;
+
+namespace {
+struct ShowOptions {
+  std::string path;
+  bool debugInfo = false;
+  bool structure = false;
+};
+} // namespace
+
+CommandRunner aimodel::cli::addShowCommand(CLI::App &app) {
+  auto options = std::make_shared<ShowOptions>();
+  CLI::App *cmd = app.add_subcommand(
+      "show", "Print the IR of a bundle (its main mlirb) or of a bytecode or "
+              ".mlir file as MLIR generic text; private-dialect data prints "
+              "as opaque attributes.");
+  cmd->add_option("path", options->path, "Bundle, bytecode or .mlir file")
+      ->required();
+  cmd->add_flag("--debuginfo", options->debugInfo, "Print locations");
+  cmd->add_flag("--structure", options->structure,
+                "Print the dialect-neutral structure dump instead");
+
+  return [options]() -> int {
+    llvm::Expected<std::vector<std::string>> files =
+        irFilesOf(options->path, /*withDelegates=*/false);
+    if (!files) {
+      llvm::errs() << "aimodel show: error: "
+                   << llvm::toString(files.takeError()) << "\n";
+      return ExitInputError;
+    }
+    auto show = reinterpret_cast<AIModelShowFn>(
+        findMLIRCommand(AIMODEL_SHOW_SYMBOL));
+    if (!show)
+      return ExitInputError;
+    AIModelShowOptions request{files->front().c_str(), options->debugInfo,
+                               options->structure};
+    llvm::outs().flush();
+    return show(&request);
+  };
+}

@@ -1,0 +1,111 @@
+//===- StatsCommand.cpp - `aimodel stats` ---------------------------------===//
+
+#include "tools/aimodel/Commands.h"
+#include "bundle/IRFiles.h"
+
+#include "bytecode/IRStats.h"
+#include "support/PathText.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+using namespace aimodel;
+using namespace aimodel::cli;
+
+namespace {
+struct StatsOptions {
+  std::vector<std::string> paths;
+  std::string format = "text";
+};
+
+nlohmann::ordered_json toJson(const std::string &path, const ir::IRStats &s) {
+  nlohmann::ordered_json ops = nlohmann::ordered_json::object();
+  for (const auto &[name, count] : s.ops)
+    ops[asset::printablePath(name)] = count;
+  nlohmann::ordered_json locations = nlohmann::ordered_json::object();
+  for (const std::string &kind : ir::locationKinds())
+    locations[kind] = s.locations.at(kind);
+  nlohmann::ordered_json dialects = nlohmann::ordered_json::array();
+  for (const std::string &d : s.dialects)
+    dialects.push_back(asset::printablePath(d));
+  return {{"path", asset::printablePath(path)},
+          {"bytecode_version", s.bytecodeVersion},
+          {"producer", asset::printablePath(s.producer)},
+          {"dialects", std::move(dialects)},
+          {"ops", std::move(ops)},
+          {"total_ops", s.totalOps},
+          {"locations", std::move(locations)}};
+}
+
+void writeText(llvm::raw_ostream &os, const std::string &path,
+               const ir::IRStats &s) {
+  os << asset::printablePath(path) << ": bytecode v" << s.bytecodeVersion
+     << ", producer " << asset::printablePath(s.producer) << ", "
+     << s.totalOps << " ops\n  dialects:";
+  for (const std::string &d : s.dialects)
+    os << " " << asset::printablePath(d);
+  os << "\n";
+  std::vector<std::pair<std::string, uint64_t>> byCount(s.ops.begin(),
+                                                        s.ops.end());
+  std::stable_sort(byCount.begin(), byCount.end(),
+                   [](auto &a, auto &b) { return a.second > b.second; });
+  for (const auto &[name, count] : byCount)
+    os << llvm::formatv("  {0,8}  {1}\n", count, asset::printablePath(name));
+  os << "  locations:";
+  for (const std::string &kind : ir::locationKinds())
+    if (s.locations.at(kind))
+      os << " " << kind << "=" << s.locations.at(kind);
+  os << "\n";
+}
+} // namespace
+
+CommandRunner aimodel::cli::addStatsCommand(CLI::App &app) {
+  auto options = std::make_shared<StatsOptions>();
+  CLI::App *cmd = app.add_subcommand(
+      "stats", "Per-file facts about IR: bytecode version, producer, dialects, "
+               "op histogram, location kinds. A bundle stands for its mlirb "
+               "and every .mpsgraph inside it. Never loads weights.");
+  cmd->add_option("paths", options->paths, "Bundles or bytecode files")
+      ->required();
+  cmd->add_option("--format", options->format, "Output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+
+  return [options]() -> int {
+    nlohmann::ordered_json files = nlohmann::ordered_json::array();
+    std::string text;
+    llvm::raw_string_ostream textOs(text);
+    for (const std::string &path : options->paths) {
+      llvm::Expected<std::vector<std::string>> inputs =
+          irFilesOf(path, /*withDelegates=*/true);
+      if (!inputs) {
+        llvm::errs() << "aimodel stats: error: "
+                     << llvm::toString(inputs.takeError()) << "\n";
+        return ExitInputError;
+      }
+      for (const std::string &file : *inputs) {
+        llvm::Expected<std::unique_ptr<bytecode::BytecodeFile>> decoded =
+            bytecode::BytecodeFile::open(file);
+        if (!decoded) {
+          llvm::errs() << "aimodel stats: error: " << asset::printablePath(file)
+                       << ": " << llvm::toString(decoded.takeError()) << "\n";
+          return ExitInputError;
+        }
+        ir::IRStats stats = ir::computeStats(**decoded);
+        files.push_back(toJson(file, stats));
+        writeText(textOs, file, stats);
+      }
+    }
+    if (options->format == "json")
+      llvm::outs() << nlohmann::ordered_json{{"schema", "aimodel-stats/1"},
+                                             {"files", std::move(files)}}
+                          .dump(2)
+                   << "\n";
+    else
+      llvm::outs() << text;
+    return ExitClean;
+  };
+}

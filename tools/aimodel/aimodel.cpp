@@ -1,0 +1,42 @@
+//===- aimodel.cpp - The aimodel command-line tool ------------------------===//
+//
+// A thin driver: parse the command line, hand over to one subcommand. All
+// logic lives in the libraries.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tools/aimodel/Commands.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <CLI/CLI.hpp>
+
+#include <map>
+
+using namespace aimodel::cli;
+
+int main(int argc, char **argv) {
+  CLI::App app("aimodel: audit, inspect and compare Apple Core AI model "
+               "assets.\nExit codes: 0 clean, 1 findings, 2 usage or input "
+               "error.",
+               "aimodel");
+  app.set_version_flag("--version", "aimodel " AIMODEL_VERSION);
+  app.require_subcommand(1);
+
+  std::map<std::string, CommandRunner> runners;
+  runners["audit"] = addAuditCommand(app);
+  runners["show"] = addShowCommand(app);
+  runners["stats"] = addStatsCommand(app);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    // --help and --version are "errors" to CLI11 that exit 0; every real
+    // parse error is a usage error: exit 2, whatever CLI11's own code is.
+    int code = app.exit(e);
+    return code == 0 ? ExitClean : ExitInputError;
+  }
+  for (CLI::App *sub : app.get_subcommands())
+    return runners.at(sub->get_name())();
+  return ExitInputError;
+}
