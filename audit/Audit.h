@@ -31,7 +31,7 @@ struct Finding {
 
 struct BundleReport {
   std::string path; ///< raw bytes, as found
-  asset::BundleKind kind;
+  bundle::BundleKind kind;
   std::optional<std::string> producer;
   std::vector<Finding> findings; ///< ordered by rule ID, then file, then text
 };
@@ -45,10 +45,10 @@ struct AuditReport {
 };
 
 /// Audits one bundle found by the tree walk.
-BundleReport auditBundle(const asset::FoundBundle &bundle);
+BundleReport auditBundle(const bundle::FoundBundle &bundle);
 
 /// Audits every bundle in `found`, in order.
-AuditReport auditBundles(const std::vector<asset::FoundBundle> &found);
+AuditReport auditBundles(const std::vector<bundle::FoundBundle> &found);
 
 /// Human-readable report; `colour` adds ANSI colour to severities.
 void writeTextReport(llvm::raw_ostream &os, const AuditReport &report,

@@ -25,7 +25,7 @@ std::vector<std::string> ruleIds(const BundleReport &r) {
   return ids;
 }
 
-BundleReport auditDir(const std::string &path, asset::BundleKind kind) {
+BundleReport auditDir(const std::string &path, bundle::BundleKind kind) {
   return auditBundle({path, kind});
 }
 } // namespace
@@ -36,7 +36,7 @@ TEST(Audit, CleanAssetHasNoFindingsAndReportsProducer) {
             R"({"producer" : "coreai-core 1.0.0b2", "assetVersion" : "2.0"})");
   dir.write("m.aimodel/main.mlirb", "ML\xEFR-bytes");
   dir.write("m.aimodel/main.hash", sha256("ML\xEFR-bytes"));
-  BundleReport r = auditDir(dir.path("m.aimodel"), asset::BundleKind::Asset);
+  BundleReport r = auditDir(dir.path("m.aimodel"), bundle::BundleKind::Asset);
   EXPECT_TRUE(r.findings.empty());
   EXPECT_EQ(r.producer, "coreai-core 1.0.0b2");
 }
@@ -46,7 +46,7 @@ TEST(Audit, RestampedHashOfOtherBytesIsAMismatch) {
   dir.write("m.aimodel/metadata.json", R"({"producer": "p", "assetVersion": "2.0"})");
   dir.write("m.aimodel/main.mlirb", "new bytes");
   dir.write("m.aimodel/main.hash", sha256("old bytes"));
-  BundleReport r = auditDir(dir.path("m.aimodel"), asset::BundleKind::Asset);
+  BundleReport r = auditDir(dir.path("m.aimodel"), bundle::BundleKind::Asset);
   EXPECT_EQ(ruleIds(r), std::vector<std::string>{"AIM003"});
   EXPECT_EQ(r.findings[0].file, "main.hash");
 }
@@ -61,10 +61,10 @@ TEST(Audit, MissingProducerOnlyForPortableAssets) {
     dir.write(base + ir, "x");
     dir.write(base + "main.hash", sha256("x"));
   }
-  EXPECT_EQ(ruleIds(auditDir(dir.path("a.aimodel"), asset::BundleKind::Asset)),
+  EXPECT_EQ(ruleIds(auditDir(dir.path("a.aimodel"), bundle::BundleKind::Asset)),
             std::vector<std::string>{"AIM001"});
   EXPECT_TRUE(auditDir(dir.path("a.h18p.aimodelc"),
-                       asset::BundleKind::CompiledAsset)
+                       bundle::BundleKind::CompiledAsset)
                   .findings.empty());
 }
 
@@ -72,7 +72,7 @@ TEST(Audit, SeverityCountsAndWorst) {
   aimodel::testing::ScratchDir dir;
   dir.mkdir("e.aimodel");
   AuditReport report =
-      auditBundles({{dir.path("e.aimodel"), asset::BundleKind::Asset}});
+      auditBundles({{dir.path("e.aimodel"), bundle::BundleKind::Asset}});
   EXPECT_EQ(report.countBySeverity[static_cast<int>(Severity::Error)], 3u);
   EXPECT_EQ(report.worst(), Severity::Error);
   EXPECT_EQ(AuditReport().worst(), std::nullopt);
@@ -111,7 +111,7 @@ TEST(Audit, BundleFolderAssetPathsAreJudgedByComponent) {
   ASSERT_EQ(::symlink("sub", dir.path("b/lnk").c_str()), 0);
   // Inside an asset: that asset's audit reports it, not the folder's.
   ASSERT_EQ(::symlink("x", dir.path("b/sub/n.aimodel/inner").c_str()), 0);
-  BundleReport r = auditDir(dir.path("b"), asset::BundleKind::BundleDir);
+  BundleReport r = auditDir(dir.path("b"), bundle::BundleKind::BundleDir);
   EXPECT_EQ(messages(r),
             (std::vector<std::string>{
                 "AIM004 f.aimodel: asset 'file' at 'f.aimodel' is not a folder",
@@ -129,12 +129,12 @@ TEST(Audit, BundleFolderSymlinksAreReportedAtAnyDepthButOnlyOnce) {
   dir.mkdir("b/docs/deeper");
   ASSERT_EQ(::symlink("/etc", dir.path("b/docs/deeper/l").c_str()), 0);
   ASSERT_EQ(::symlink("/etc", dir.path("b/nested/l").c_str()), 0);
-  BundleReport outer = auditDir(dir.path("b"), asset::BundleKind::BundleDir);
+  BundleReport outer = auditDir(dir.path("b"), bundle::BundleKind::BundleDir);
   EXPECT_EQ(messages(outer),
             std::vector<std::string>{"AIM010 docs/deeper/l: symlink to '/etc'; "
                                      "not followed"});
   BundleReport inner =
-      auditDir(dir.path("b/nested"), asset::BundleKind::BundleDir);
+      auditDir(dir.path("b/nested"), bundle::BundleKind::BundleDir);
   EXPECT_EQ(messages(inner), std::vector<std::string>{
                                  "AIM010 l: symlink to '/etc'; not followed"});
 }
@@ -153,7 +153,7 @@ TEST(Audit, CompiledFormsSatisfyDeclaredAssetsFromOneListing) {
   dir.write("b/metadata.json",
             R"({"metadata_version": "0.2", "assets": {)" + assets +
                 R"("f": "sub/f.aimodel", "x": "sub/mx.aimodel"}})");
-  BundleReport r = auditDir(dir.path("b"), asset::BundleKind::BundleDir);
+  BundleReport r = auditDir(dir.path("b"), bundle::BundleKind::BundleDir);
   EXPECT_EQ(messages(r),
             (std::vector<std::string>{
                 "AIM004 sub/f.aimodel: asset 'f' not found at 'sub/f.aimodel'",
@@ -167,8 +167,8 @@ TEST(Audit, CompiledAssetNamedDotTakesItsArchFromTheRealName) {
   dir.write("m.h18p.aimodelc/main-h18p.mlirb", "x");
   dir.write("m.h18p.aimodelc/main-a17.mlirb", "y");
   dir.write("m.h18p.aimodelc/main.hash", sha256("x"));
-  llvm::Expected<asset::WalkResult> walked =
-      asset::findBundles({dir.path("m.h18p.aimodelc/.")});
+  llvm::Expected<bundle::WalkResult> walked =
+      bundle::findBundles({dir.path("m.h18p.aimodelc/.")});
   ASSERT_TRUE(bool(walked));
   ASSERT_EQ(walked->bundles.size(), 1u);
   EXPECT_EQ(messages(auditBundle(walked->bundles[0])),

@@ -20,15 +20,15 @@
 
 using namespace aimodel;
 using namespace aimodel::audit;
-using asset::BundleKind;
-using asset::DirEntry;
+using bundle::BundleKind;
+using bundle::DirEntry;
 
 namespace {
 
 /// Collects the findings of one bundle.
 class BundleAuditor {
 public:
-  BundleAuditor(const asset::FoundBundle &found) : found(found) {
+  BundleAuditor(const bundle::FoundBundle &found) : found(found) {
     report.path = found.path;
     report.kind = found.kind;
   }
@@ -49,7 +49,7 @@ private:
   }
 
   std::string member(llvm::StringRef name) const {
-    return asset::joinPath(found.path, name);
+    return bundle::joinPath(found.path, name);
   }
 
   void checkSymlinks();
@@ -57,12 +57,12 @@ private:
   void checkBundleDir();
   std::optional<nlohmann::json> checkMetadata(const std::string &name);
   void checkAssetVersion(const nlohmann::json &metadata);
-  void checkHash(const asset::AssetLayout &layout);
+  void checkHash(const bundle::AssetLayout &layout);
   void checkUnexpected(const std::set<std::string> &known);
   void checkAssetPath(const std::string &role, const std::string &relative);
   const std::vector<DirEntry> *listing(const std::string &folder);
 
-  const asset::FoundBundle &found;
+  const bundle::FoundBundle &found;
   std::vector<DirEntry> entries;
   /// Listings of folders below a bundle folder, by relative path, so each
   /// is read once however many assets it holds (read per asset, 3000 assets
@@ -84,7 +84,7 @@ BundleReport BundleAuditor::run() {
     add(rules::MissingFile, "bundle path is not a directory");
     return std::move(report);
   }
-  llvm::Expected<std::vector<DirEntry>> listed = asset::listDirectory(found.path);
+  llvm::Expected<std::vector<DirEntry>> listed = bundle::listDirectory(found.path);
   if (!listed) {
     add(rules::MissingFile, "bundle directory cannot be read: " +
                                 llvm::toString(listed.takeError()));
@@ -106,7 +106,7 @@ BundleReport BundleAuditor::run() {
 
 void BundleAuditor::checkSymlinks() {
   if (found.kind != BundleKind::BundleDir) {
-    for (const DirEntry &link : asset::findSymlinksBelow(found.path))
+    for (const DirEntry &link : bundle::findSymlinksBelow(found.path))
       add(rules::Symlink,
           llvm::formatv("symlink to '{0}'; not followed", link.symlinkTarget),
           link.name);
@@ -116,20 +116,20 @@ void BundleAuditor::checkSymlinks() {
   // the walk audits each on its own, symlinks inside included. Everything
   // else below this folder is this folder's to report, at any depth.
   auto ownsInside = [&](const DirEntry &dir) {
-    if (asset::assetKindFromName(dir.name))
+    if (bundle::assetKindFromName(dir.name))
       return false;
     std::string path = member(dir.name);
-    llvm::Expected<std::vector<DirEntry>> listed = asset::listDirectory(path);
+    llvm::Expected<std::vector<DirEntry>> listed = bundle::listDirectory(path);
     if (!listed) {
       llvm::consumeError(listed.takeError());
       return true; // unreadable: nothing will be found inside anyway
     }
-    return !asset::isBundleDir(path, *listed);
+    return !bundle::isBundleDir(path, *listed);
   };
-  for (const DirEntry &link : asset::findSymlinksBelow(found.path, ownsInside))
+  for (const DirEntry &link : bundle::findSymlinksBelow(found.path, ownsInside))
     // A link named like an asset is a bundle of its own (reported by the
     // walk as "bundle is a symlink"); reporting it here too would double it.
-    if (!asset::assetKindFromName(link.name))
+    if (!bundle::assetKindFromName(link.name))
       add(rules::Symlink,
           llvm::formatv("symlink to '{0}'; not followed", link.symlinkTarget),
           link.name);
@@ -144,7 +144,7 @@ BundleAuditor::checkMetadata(const std::string &name) {
   }
   if (e->type == DirEntry::Type::Symlink)
     return std::nullopt; // reported as AIM010
-  asset::MetadataResult parsed = asset::loadMetadata(member(name));
+  bundle::MetadataResult parsed = bundle::loadMetadata(member(name));
   if (!parsed.object) {
     add(rules::UnreadableMetadata, name + " " + parsed.message, name);
     return std::nullopt;
@@ -165,7 +165,7 @@ void BundleAuditor::checkAssetVersion(const nlohmann::json &metadata) {
         "metadata.json");
 }
 
-void BundleAuditor::checkHash(const asset::AssetLayout &layout) {
+void BundleAuditor::checkHash(const bundle::AssetLayout &layout) {
   const DirEntry *hashEntry = entry(layout.hash);
   const DirEntry *irEntry = layout.ir.empty() ? nullptr : entry(layout.ir);
   if (!hashEntry) {
@@ -175,7 +175,7 @@ void BundleAuditor::checkHash(const asset::AssetLayout &layout) {
   if (hashEntry->type == DirEntry::Type::Symlink)
     return; // reported as AIM010
   llvm::Expected<std::string> stored =
-      asset::readSmallFile(member(layout.hash), 4096);
+      bundle::readSmallFile(member(layout.hash), 4096);
   if (!stored) {
     add(rules::HashMismatch,
         layout.hash + " " + llvm::toString(stored.takeError()), layout.hash);
@@ -190,8 +190,8 @@ void BundleAuditor::checkHash(const asset::AssetLayout &layout) {
   }
   if (!irEntry || irEntry->type != DirEntry::Type::File)
     return; // nothing to compare against: reported as AIM004 / AIM010
-  llvm::Expected<asset::Sha256Digest> actual =
-      asset::sha256File(member(layout.ir));
+  llvm::Expected<bundle::Sha256Digest> actual =
+      bundle::sha256File(member(layout.ir));
   if (!actual) {
     add(rules::MissingFile,
         layout.ir + " " + llvm::toString(actual.takeError()), layout.ir);
@@ -203,8 +203,8 @@ void BundleAuditor::checkHash(const asset::AssetLayout &layout) {
     add(rules::HashMismatch,
         llvm::formatv("{0} does not match {1}: it holds {2}, the file's "
                       "SHA-256 is {3}",
-                      layout.hash, layout.ir, asset::toHex(storedBytes),
-                      asset::toHex(*actual)),
+                      layout.hash, layout.ir, bundle::toHex(storedBytes),
+                      bundle::toHex(*actual)),
         layout.hash);
 }
 
@@ -215,14 +215,14 @@ void BundleAuditor::checkUnexpected(const std::set<std::string> &known) {
     add(rules::UnexpectedFile,
         llvm::formatv("unexpected {0} '{1}' in a .{2}",
                       e.type == DirEntry::Type::Directory ? "folder" : "file",
-                      e.name, asset::bundleKindName(found.kind)),
+                      e.name, bundle::bundleKindName(found.kind)),
         e.name);
   }
 }
 
 void BundleAuditor::checkAsset() {
-  asset::AssetLayout layout =
-      asset::resolveAssetLayout(found.kind, found.kindName(), entries);
+  bundle::AssetLayout layout =
+      bundle::resolveAssetLayout(found.kind, found.kindName(), entries);
   if (layout.ir.empty())
     add(rules::MissingFile, layout.problem);
   else if (!entry(layout.ir))
@@ -289,7 +289,7 @@ const std::vector<DirEntry> *BundleAuditor::listing(const std::string &folder) {
   auto [it, inserted] = listings.try_emplace(folder);
   if (inserted) {
     llvm::Expected<std::vector<DirEntry>> listed =
-        asset::listDirectory(member(folder));
+        bundle::listDirectory(member(folder));
     if (listed)
       it->second = std::move(*listed);
     else
@@ -348,7 +348,7 @@ void BundleAuditor::checkAssetPath(const std::string &role,
       return;
     if (!e || e->type != DirEntry::Type::Directory)
       return notFound();
-    folder = asset::joinPath(folder, part);
+    folder = bundle::joinPath(folder, part);
   }
   const std::vector<DirEntry> *listed = listing(folder);
   if (!listed)
@@ -373,7 +373,7 @@ void BundleAuditor::checkAssetPath(const std::string &role,
            [](const DirEntry &e, const std::string &p) { return e.name < p; });
        it != listed->end() && llvm::StringRef(it->name).starts_with(prefix);
        ++it) {
-    if (!asset::assetKindFromName(it->name) ||
+    if (!bundle::assetKindFromName(it->name) ||
         !llvm::StringRef(it->name).ends_with(".aimodelc"))
       continue;
     if (it->type == DirEntry::Type::Directory)
@@ -384,6 +384,6 @@ void BundleAuditor::checkAssetPath(const std::string &role,
     notFound();
 }
 
-BundleReport aimodel::audit::auditBundle(const asset::FoundBundle &bundle) {
+BundleReport aimodel::audit::auditBundle(const bundle::FoundBundle &bundle) {
   return BundleAuditor(bundle).run();
 }

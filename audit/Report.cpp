@@ -17,9 +17,9 @@ std::optional<Severity> AuditReport::worst() const {
 }
 
 AuditReport
-aimodel::audit::auditBundles(const std::vector<asset::FoundBundle> &found) {
+aimodel::audit::auditBundles(const std::vector<bundle::FoundBundle> &found) {
   AuditReport report;
-  for (const asset::FoundBundle &bundle : found) {
+  for (const bundle::FoundBundle &bundle : found) {
     BundleReport one = auditBundle(bundle);
     for (const Finding &f : one.findings)
       ++report.countBySeverity[static_cast<int>(f.severity)];
@@ -47,11 +47,11 @@ static std::string plural(unsigned n, llvm::StringRef word) {
 void aimodel::audit::writeTextReport(llvm::raw_ostream &os,
                                      const AuditReport &report, bool colour) {
   for (const BundleReport &bundle : report.bundles) {
-    std::string path = asset::printablePath(bundle.path);
+    std::string path = support::printablePath(bundle.path);
     for (const Finding &f : bundle.findings) {
       os << path;
       if (!f.file.empty())
-        os << "/" << asset::printablePath(f.file);
+        os << "/" << support::printablePath(f.file);
       os << ": ";
       if (colour)
         os << colourOf(f.severity);
@@ -59,7 +59,7 @@ void aimodel::audit::writeTextReport(llvm::raw_ostream &os,
       if (colour)
         os << "\033[0m";
       // Messages may quote bytes from the bundle (symlink targets, names).
-      os << ": " << asset::printablePath(f.message) << " [" << f.rule->id
+      os << ": " << support::printablePath(f.message) << " [" << f.rule->id
          << " " << f.rule->name << "]\n";
     }
   }
@@ -79,13 +79,13 @@ nlohmann::ordered_json aimodel::audit::toJson(const AuditReport &report,
     for (const Finding &f : bundle.findings)
       findings.push_back({{"rule", f.rule->id.str()},
                           {"severity", severityName(f.severity).str()},
-                          {"message", asset::printablePath(f.message)},
-                          {"file", asset::printablePath(f.file)}});
+                          {"message", support::printablePath(f.message)},
+                          {"file", support::printablePath(f.file)}});
     bundles.push_back(
-        {{"path", asset::printablePath(bundle.path)},
-         {"kind", asset::bundleKindName(bundle.kind).str()},
+        {{"path", support::printablePath(bundle.path)},
+         {"kind", bundle::bundleKindName(bundle.kind).str()},
          {"producer", bundle.producer
-                          ? nlohmann::ordered_json(asset::printablePath(*bundle.producer))
+                          ? nlohmann::ordered_json(support::printablePath(*bundle.producer))
                           : nlohmann::ordered_json(nullptr)},
          {"findings", std::move(findings)}});
   }

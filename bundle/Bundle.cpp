@@ -17,9 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-using namespace aimodel::asset;
+using namespace aimodel::bundle;
 
-llvm::StringRef aimodel::asset::bundleKindName(BundleKind kind) {
+llvm::StringRef aimodel::bundle::bundleKindName(BundleKind kind) {
   switch (kind) {
   case BundleKind::Asset:
     return "aimodel";
@@ -32,7 +32,7 @@ llvm::StringRef aimodel::asset::bundleKindName(BundleKind kind) {
 }
 
 std::optional<BundleKind>
-aimodel::asset::assetKindFromName(llvm::StringRef name) {
+aimodel::bundle::assetKindFromName(llvm::StringRef name) {
   name = baseName(name);
   // A bare ".aimodel" has no model name; treat it as an ordinary folder.
   if (name.size() > 8 && name.ends_with(".aimodel"))
@@ -42,7 +42,7 @@ aimodel::asset::assetKindFromName(llvm::StringRef name) {
   return std::nullopt;
 }
 
-llvm::StringRef aimodel::asset::baseName(llvm::StringRef path) {
+llvm::StringRef aimodel::bundle::baseName(llvm::StringRef path) {
   while (path.size() > 1 && path.ends_with("/"))
     path = path.drop_back();
   size_t slash = path.rfind('/');
@@ -51,7 +51,7 @@ llvm::StringRef aimodel::asset::baseName(llvm::StringRef path) {
              : path.substr(slash + 1);
 }
 
-std::string aimodel::asset::joinPath(llvm::StringRef dir,
+std::string aimodel::bundle::joinPath(llvm::StringRef dir,
                                      llvm::StringRef name) {
   if (dir.empty())
     return name.str();
@@ -87,7 +87,7 @@ static std::string readLinkTarget(int dirFd, const char *name) {
 }
 
 llvm::Expected<std::vector<DirEntry>>
-aimodel::asset::listDirectory(llvm::StringRef dir) {
+aimodel::bundle::listDirectory(llvm::StringRef dir) {
   std::string dirPath = dir.str();
   DIR *handle = ::opendir(dirPath.c_str());
   if (!handle)
@@ -119,7 +119,7 @@ aimodel::asset::listDirectory(llvm::StringRef dir) {
   return entries;
 }
 
-void aimodel::asset::forEachEntryBelow(
+void aimodel::bundle::forEachEntryBelow(
     llvm::StringRef dir, llvm::function_ref<void(const DirEntry &)> visit,
     llvm::function_ref<bool(const DirEntry &)> descend) {
   // Explicit stack of relative paths: no recursion.
@@ -144,7 +144,7 @@ void aimodel::asset::forEachEntryBelow(
   }
 }
 
-std::vector<DirEntry> aimodel::asset::findSymlinksBelow(
+std::vector<DirEntry> aimodel::bundle::findSymlinksBelow(
     llvm::StringRef dir, llvm::function_ref<bool(const DirEntry &)> descend) {
   std::vector<DirEntry> links;
   forEachEntryBelow(
@@ -172,7 +172,7 @@ static llvm::StringRef archFromName(llvm::StringRef dirName) {
 }
 
 AssetLayout
-aimodel::asset::resolveAssetLayout(BundleKind kind, llvm::StringRef dirName,
+aimodel::bundle::resolveAssetLayout(BundleKind kind, llvm::StringRef dirName,
                                    const std::vector<DirEntry> &entries) {
   AssetLayout layout;
   layout.metadata = "metadata.json";
@@ -210,7 +210,7 @@ aimodel::asset::resolveAssetLayout(BundleKind kind, llvm::StringRef dirName,
 /// announces a kind, else that of its canonical path, so "X.aimodel/.", ".."
 /// and a link named otherwise are classified by what they lead to. "" if
 /// neither names a bundle.
-std::string aimodel::asset::namedPathKindName(const std::string &root) {
+std::string aimodel::bundle::namedPathKindName(const std::string &root) {
   if (assetKindFromName(root))
     return baseName(root).str();
   char *resolved = ::realpath(root.c_str(), nullptr);
@@ -222,7 +222,7 @@ std::string aimodel::asset::namedPathKindName(const std::string &root) {
 }
 
 llvm::Expected<std::string>
-aimodel::asset::assetIrPath(llvm::StringRef bundlePath) {
+aimodel::bundle::assetIrPath(llvm::StringRef bundlePath) {
   std::string name = namedPathKindName(bundlePath.str());
   std::optional<BundleKind> kind = assetKindFromName(name);
   if (!kind)

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace aimodel::asset {
+namespace aimodel::bundle {
 
 enum class BundleKind {
   Asset,         ///< X.aimodel: portable IR
@@ -87,6 +87,6 @@ llvm::StringRef baseName(llvm::StringRef path);
 /// `dir` + "/" + `name`, without doubling a trailing slash.
 std::string joinPath(llvm::StringRef dir, llvm::StringRef name);
 
-} // namespace aimodel::asset
+} // namespace aimodel::bundle
 
 #endif // AIMODEL_BUNDLE_BUNDLE_H

@@ -6,7 +6,8 @@
 
 #include <unistd.h>
 
-using namespace aimodel::asset;
+using namespace aimodel::bundle;
+using aimodel::support::printablePath;
 
 TEST(Bundle, KindComesFromTheExtension) {
   EXPECT_EQ(assetKindFromName("a/b/X.aimodel"), BundleKind::Asset);

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <vector>
 
-using namespace aimodel::asset;
+using namespace aimodel::bundle;
 
 namespace {
 
@@ -78,7 +78,7 @@ llvm::Expected<size_t> readFully(int fd, char *buffer, size_t want) {
 
 } // namespace
 
-llvm::Expected<std::string> aimodel::asset::readSmallFile(llvm::StringRef path,
+llvm::Expected<std::string> aimodel::bundle::readSmallFile(llvm::StringRef path,
                                                           uint64_t maxBytes) {
   uint64_t size = 0;
   llvm::Expected<int> fd = openRegularFile(path, size);
@@ -103,7 +103,7 @@ llvm::Expected<std::string> aimodel::asset::readSmallFile(llvm::StringRef path,
   return data;
 }
 
-llvm::Expected<Sha256Digest> aimodel::asset::sha256File(llvm::StringRef path) {
+llvm::Expected<Sha256Digest> aimodel::bundle::sha256File(llvm::StringRef path) {
   uint64_t size = 0;
   llvm::Expected<int> fd = openRegularFile(path, size);
   if (!fd)
@@ -134,7 +134,7 @@ llvm::Expected<Sha256Digest> aimodel::asset::sha256File(llvm::StringRef path) {
   return digest;
 }
 
-std::string aimodel::asset::toHex(llvm::ArrayRef<uint8_t> bytes) {
+std::string aimodel::bundle::toHex(llvm::ArrayRef<uint8_t> bytes) {
   static const char digits[] = "0123456789abcdef";
   std::string out;
   out.reserve(bytes.size() * 2);

@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <string>
 
-namespace aimodel::asset {
+namespace aimodel::bundle {
 
 using Sha256Digest = std::array<uint8_t, 32>;
 
@@ -33,6 +33,6 @@ llvm::Expected<Sha256Digest> sha256File(llvm::StringRef path);
 /// Lower-case hex of a byte string.
 std::string toHex(llvm::ArrayRef<uint8_t> bytes);
 
-} // namespace aimodel::asset
+} // namespace aimodel::bundle
 
 #endif // AIMODEL_BUNDLE_FILEREADING_H

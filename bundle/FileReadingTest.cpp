@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-using namespace aimodel::asset;
+using namespace aimodel::bundle;
 
 TEST(FileReading, Sha256MatchesKnownDigests) {
   aimodel::testing::ScratchDir dir;

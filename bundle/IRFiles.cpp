@@ -15,30 +15,30 @@ using namespace aimodel;
 static void findDelegateGraphs(const std::string &dir,
                                std::vector<std::string> &out) {
   std::vector<std::string> found;
-  asset::forEachEntryBelow(dir, [&](const asset::DirEntry &e) {
-    if (e.type == asset::DirEntry::Type::File &&
+  bundle::forEachEntryBelow(dir, [&](const bundle::DirEntry &e) {
+    if (e.type == bundle::DirEntry::Type::File &&
         llvm::StringRef(e.name).ends_with(".mpsgraph"))
-      found.push_back(asset::joinPath(dir, e.name));
+      found.push_back(bundle::joinPath(dir, e.name));
   });
   std::sort(found.begin(), found.end());
   out.insert(out.end(), found.begin(), found.end());
 }
 
 llvm::Expected<std::vector<std::string>>
-aimodel::cli::irFilesOf(const std::string &path, bool withDelegates) {
+aimodel::bundle::irFilesOf(const std::string &path, bool withDelegates) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0)
     return llvm::createStringError("%s: no such file or directory",
-                                   asset::printablePath(path).c_str());
+                                   support::printablePath(path).c_str());
   if (!S_ISDIR(st.st_mode))
     return std::vector<std::string>{path};
-  if (!asset::assetKindFromName(asset::namedPathKindName(path)))
+  if (!bundle::assetKindFromName(bundle::namedPathKindName(path)))
     return llvm::createStringError(
         "%s: is a folder; expected a .aimodel/.aimodelc bundle or an IR file",
-        asset::printablePath(path).c_str());
-  llvm::Expected<std::string> ir = asset::assetIrPath(path);
+        support::printablePath(path).c_str());
+  llvm::Expected<std::string> ir = bundle::assetIrPath(path);
   if (!ir)
-    return llvm::createStringError("%s: %s", asset::printablePath(path).c_str(),
+    return llvm::createStringError("%s: %s", support::printablePath(path).c_str(),
                                    llvm::toString(ir.takeError()).c_str());
   // Inside a bundle nothing is followed (as in audit): a symlinked IR file
   // is refused, not read.
@@ -46,7 +46,7 @@ aimodel::cli::irFilesOf(const std::string &path, bool withDelegates) {
   if (::lstat(ir->c_str(), &member) == 0 && S_ISLNK(member.st_mode))
     return llvm::createStringError(
         "%s: is a symlink inside the bundle; not followed",
-        asset::printablePath(*ir).c_str());
+        support::printablePath(*ir).c_str());
   std::vector<std::string> files{*ir};
   if (withDelegates)
     findDelegateGraphs(path, files);

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace aimodel::cli {
+namespace aimodel::bundle {
 
 /// The IR files of PATH: a bytecode or text file is itself; an asset is its
 /// mlirb, followed (when `withDelegates`) by every .mpsgraph inside it,
@@ -15,6 +15,6 @@ namespace aimodel::cli {
 llvm::Expected<std::vector<std::string>> irFilesOf(const std::string &path,
                                                    bool withDelegates);
 
-} // namespace aimodel::cli
+} // namespace aimodel::bundle
 
 #endif // AIMODEL_BUNDLE_IRFILES_H

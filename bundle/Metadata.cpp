@@ -5,10 +5,10 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
-using namespace aimodel::asset;
+using namespace aimodel::bundle;
 
 std::optional<size_t>
-aimodel::asset::findExcessiveNesting(llvm::StringRef text, unsigned maxDepth) {
+aimodel::bundle::findExcessiveNesting(llvm::StringRef text, unsigned maxDepth) {
   unsigned depth = 0;
   bool inString = false;
   for (size_t i = 0, e = text.size(); i < e; ++i) {
@@ -78,7 +78,7 @@ static std::optional<size_t> refusalOffset(llvm::StringRef text) {
   return finder.position;
 }
 
-MetadataResult aimodel::asset::parseMetadata(llvm::StringRef text,
+MetadataResult aimodel::bundle::parseMetadata(llvm::StringRef text,
                                              const MetadataLimits &limits) {
   MetadataResult result;
   if (text.size() > limits.maxBytes) {
@@ -129,7 +129,7 @@ MetadataResult aimodel::asset::parseMetadata(llvm::StringRef text,
   return result;
 }
 
-MetadataResult aimodel::asset::loadMetadata(llvm::StringRef path,
+MetadataResult aimodel::bundle::loadMetadata(llvm::StringRef path,
                                             const MetadataLimits &limits) {
   llvm::Expected<std::string> text = readSmallFile(path, limits.maxBytes);
   if (!text) {
@@ -146,7 +146,7 @@ MetadataResult aimodel::asset::loadMetadata(llvm::StringRef path,
 }
 
 std::optional<std::string>
-aimodel::asset::stringField(const nlohmann::json &object, const char *key) {
+aimodel::bundle::stringField(const nlohmann::json &object, const char *key) {
   auto it = object.find(key);
   if (it == object.end() || !it->is_string())
     return std::nullopt;

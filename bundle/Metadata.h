@@ -16,7 +16,7 @@
 #include <optional>
 #include <string>
 
-namespace aimodel::asset {
+namespace aimodel::bundle {
 
 struct MetadataLimits {
   uint64_t maxBytes = 1 << 20; // Apple's files are a few hundred bytes.
@@ -50,6 +50,6 @@ std::optional<size_t> findExcessiveNesting(llvm::StringRef text,
 std::optional<std::string> stringField(const nlohmann::json &object,
                                        const char *key);
 
-} // namespace aimodel::asset
+} // namespace aimodel::bundle
 
 #endif // AIMODEL_BUNDLE_METADATA_H

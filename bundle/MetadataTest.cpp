@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-using namespace aimodel::asset;
+using namespace aimodel::bundle;
 
 TEST(Metadata, ParsesApplesFormattingAndKeepsUnknownKeys) {
   MetadataResult r = parseMetadata(

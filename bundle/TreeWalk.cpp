@@ -11,9 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-using namespace aimodel::asset;
+using namespace aimodel::bundle;
+using aimodel::support::printablePath;
 
-bool aimodel::asset::isBundleDir(llvm::StringRef dir,
+bool aimodel::bundle::isBundleDir(llvm::StringRef dir,
                                  const std::vector<DirEntry> &entries) {
   auto metadata = std::find_if(entries.begin(), entries.end(), [](auto &e) {
     return e.name == "metadata.json";
@@ -64,7 +65,7 @@ static void walkDirectory(const std::string &root, WalkResult &result) {
 }
 
 llvm::Expected<WalkResult>
-aimodel::asset::findBundles(const std::vector<std::string> &roots) {
+aimodel::bundle::findBundles(const std::vector<std::string> &roots) {
   WalkResult result;
   // Named roots are seen through stat (followed), the walk sees lstat. The
   // same path can be both ("audit d d/link.aimodel"); the walked view must

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace aimodel::asset {
+namespace aimodel::bundle {
 
 struct FoundBundle {
   std::string path; ///< as given + '/'-joined relative part (raw bytes)
@@ -53,6 +53,6 @@ llvm::Expected<WalkResult> findBundles(const std::vector<std::string> &roots);
 /// folder holds assets.
 bool isBundleDir(llvm::StringRef dir, const std::vector<DirEntry> &entries);
 
-} // namespace aimodel::asset
+} // namespace aimodel::bundle
 
 #endif // AIMODEL_BUNDLE_TREEWALK_H

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-using namespace aimodel::asset;
+using namespace aimodel::bundle;
 
 static std::vector<std::string> paths(const WalkResult &r) {
   std::vector<std::string> out;

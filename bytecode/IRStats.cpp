@@ -8,7 +8,7 @@
 using namespace aimodel;
 using namespace aimodel::bytecode;
 
-const std::vector<std::string> &aimodel::ir::locationKinds() {
+const std::vector<std::string> &aimodel::bytecode::locationKinds() {
   static const std::vector<std::string> kinds = {
       "call_site", "file_line_col", "fused", "fused_with_metadata",
       "name",      "opaque",        "unknown"};
@@ -35,7 +35,7 @@ static const char *locationKindName(AttrKind kind) {
   }
 }
 
-ir::IRStats aimodel::ir::computeStats(const BytecodeFile &file) {
+IRStats aimodel::bytecode::computeStats(const BytecodeFile &file) {
   IRStats stats;
   stats.bytecodeVersion = file.version();
   stats.producer = file.producer().str();

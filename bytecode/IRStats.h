@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace aimodel::ir {
+namespace aimodel::bytecode {
 
 struct IRStats {
   uint64_t bytecodeVersion = 0;
@@ -32,6 +32,6 @@ IRStats computeStats(const bytecode::BytecodeFile &file);
 /// The location kinds reported, in a fixed order.
 const std::vector<std::string> &locationKinds();
 
-} // namespace aimodel::ir
+} // namespace aimodel::bytecode
 
 #endif // AIMODEL_BYTECODE_IRSTATS_H

@@ -4,7 +4,7 @@
 
 #include "llvm/Support/ConvertUTF.h"
 
-std::string aimodel::asset::printablePath(llvm::StringRef bytes) {
+std::string aimodel::support::printablePath(llvm::StringRef bytes) {
   static const char digits[] = "0123456789abcdef";
   std::string out;
   out.reserve(bytes.size());

@@ -13,10 +13,10 @@
 
 #include <string>
 
-namespace aimodel::asset {
+namespace aimodel::support {
 
 std::string printablePath(llvm::StringRef bytes);
 
-} // namespace aimodel::asset
+} // namespace aimodel::support
 
 #endif // AIMODEL_SUPPORT_PATHTEXT_H

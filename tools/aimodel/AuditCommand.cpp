@@ -59,8 +59,8 @@ CommandRunner aimodel::cli::addAuditCommand(CLI::App &app) {
       llvm::errs() << "aimodel audit: error: no PATH given\n";
       return ExitInputError;
     }
-    llvm::Expected<asset::WalkResult> walked =
-        asset::findBundles(options->paths);
+    llvm::Expected<bundle::WalkResult> walked =
+        bundle::findBundles(options->paths);
     if (!walked) {
       llvm::errs() << "aimodel audit: error: "
                    << llvm::toString(walked.takeError()) << "\n";

@@ -25,7 +25,7 @@ aimodelShow(const AIModelShowOptions *options) {
                  ir::ImportOptions{/*withResourceData=*/false});
   if (!op) {
     llvm::errs() << "aimodel show: error: "
-                 << asset::printablePath(options->path) << ": "
+                 << support::printablePath(options->path) << ": "
                  << llvm::toString(op.takeError()) << "\n";
     return 2;
   }

@@ -33,7 +33,7 @@ CommandRunner aimodel::cli::addShowCommand(CLI::App &app) {
 
   return [options]() -> int {
     llvm::Expected<std::vector<std::string>> files =
-        irFilesOf(options->path, /*withDelegates=*/false);
+        bundle::irFilesOf(options->path, /*withDelegates=*/false);
     if (!files) {
       llvm::errs() << "aimodel show: error: "
                    << llvm::toString(files.takeError()) << "\n";

@@ -21,19 +21,19 @@ struct StatsOptions {
   std::string format = "text";
 };
 
-nlohmann::ordered_json toJson(const std::string &path, const ir::IRStats &s) {
+nlohmann::ordered_json toJson(const std::string &path, const bytecode::IRStats &s) {
   nlohmann::ordered_json ops = nlohmann::ordered_json::object();
   for (const auto &[name, count] : s.ops)
-    ops[asset::printablePath(name)] = count;
+    ops[support::printablePath(name)] = count;
   nlohmann::ordered_json locations = nlohmann::ordered_json::object();
-  for (const std::string &kind : ir::locationKinds())
+  for (const std::string &kind : bytecode::locationKinds())
     locations[kind] = s.locations.at(kind);
   nlohmann::ordered_json dialects = nlohmann::ordered_json::array();
   for (const std::string &d : s.dialects)
-    dialects.push_back(asset::printablePath(d));
-  return {{"path", asset::printablePath(path)},
+    dialects.push_back(support::printablePath(d));
+  return {{"path", support::printablePath(path)},
           {"bytecode_version", s.bytecodeVersion},
-          {"producer", asset::printablePath(s.producer)},
+          {"producer", support::printablePath(s.producer)},
           {"dialects", std::move(dialects)},
           {"ops", std::move(ops)},
           {"total_ops", s.totalOps},
@@ -41,21 +41,21 @@ nlohmann::ordered_json toJson(const std::string &path, const ir::IRStats &s) {
 }
 
 void writeText(llvm::raw_ostream &os, const std::string &path,
-               const ir::IRStats &s) {
-  os << asset::printablePath(path) << ": bytecode v" << s.bytecodeVersion
-     << ", producer " << asset::printablePath(s.producer) << ", "
+               const bytecode::IRStats &s) {
+  os << support::printablePath(path) << ": bytecode v" << s.bytecodeVersion
+     << ", producer " << support::printablePath(s.producer) << ", "
      << s.totalOps << " ops\n  dialects:";
   for (const std::string &d : s.dialects)
-    os << " " << asset::printablePath(d);
+    os << " " << support::printablePath(d);
   os << "\n";
   std::vector<std::pair<std::string, uint64_t>> byCount(s.ops.begin(),
                                                         s.ops.end());
   std::stable_sort(byCount.begin(), byCount.end(),
                    [](auto &a, auto &b) { return a.second > b.second; });
   for (const auto &[name, count] : byCount)
-    os << llvm::formatv("  {0,8}  {1}\n", count, asset::printablePath(name));
+    os << llvm::formatv("  {0,8}  {1}\n", count, support::printablePath(name));
   os << "  locations:";
-  for (const std::string &kind : ir::locationKinds())
+  for (const std::string &kind : bytecode::locationKinds())
     if (s.locations.at(kind))
       os << " " << kind << "=" << s.locations.at(kind);
   os << "\n";
@@ -80,7 +80,7 @@ CommandRunner aimodel::cli::addStatsCommand(CLI::App &app) {
     llvm::raw_string_ostream textOs(text);
     for (const std::string &path : options->paths) {
       llvm::Expected<std::vector<std::string>> inputs =
-          irFilesOf(path, /*withDelegates=*/true);
+          bundle::irFilesOf(path, /*withDelegates=*/true);
       if (!inputs) {
         llvm::errs() << "aimodel stats: error: "
                      << llvm::toString(inputs.takeError()) << "\n";
@@ -90,11 +90,11 @@ CommandRunner aimodel::cli::addStatsCommand(CLI::App &app) {
         llvm::Expected<std::unique_ptr<bytecode::BytecodeFile>> decoded =
             bytecode::BytecodeFile::open(file);
         if (!decoded) {
-          llvm::errs() << "aimodel stats: error: " << asset::printablePath(file)
+          llvm::errs() << "aimodel stats: error: " << support::printablePath(file)
                        << ": " << llvm::toString(decoded.takeError()) << "\n";
           return ExitInputError;
         }
-        ir::IRStats stats = ir::computeStats(**decoded);
+        bytecode::IRStats stats = bytecode::computeStats(**decoded);
         files.push_back(toJson(file, stats));
         writeText(textOs, file, stats);
       }
