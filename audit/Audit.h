@@ -8,8 +8,8 @@
 #ifndef AIMODEL_AUDIT_AUDIT_H
 #define AIMODEL_AUDIT_AUDIT_H
 
-#include "bundle/TreeWalk.h"
 #include "audit/Rules.h"
+#include "bundle/TreeWalk.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -43,7 +43,8 @@ TEST(Audit, CleanAssetHasNoFindingsAndReportsProducer) {
 
 TEST(Audit, RestampedHashOfOtherBytesIsAMismatch) {
   aimodel::testing::ScratchDir dir;
-  dir.write("m.aimodel/metadata.json", R"({"producer": "p", "assetVersion": "2.0"})");
+  dir.write("m.aimodel/metadata.json",
+            R"({"producer": "p", "assetVersion": "2.0"})");
   dir.write("m.aimodel/main.mlirb", "new bytes");
   dir.write("m.aimodel/main.hash", sha256("old bytes"));
   BundleReport r = auditDir(dir.path("m.aimodel"), bundle::BundleKind::Asset);
@@ -55,17 +56,17 @@ TEST(Audit, MissingProducerOnlyForPortableAssets) {
   aimodel::testing::ScratchDir dir;
   for (const char *name : {"a.aimodel", "a.h18p.aimodelc"}) {
     std::string base = std::string(name) + "/";
-    std::string ir = llvm::StringRef(name).ends_with("c") ? "main-h18p.mlirb"
-                                                          : "main.mlirb";
+    std::string ir =
+        llvm::StringRef(name).ends_with("c") ? "main-h18p.mlirb" : "main.mlirb";
     dir.write(base + "metadata.json", R"({"assetVersion": "2.0"})");
     dir.write(base + ir, "x");
     dir.write(base + "main.hash", sha256("x"));
   }
   EXPECT_EQ(ruleIds(auditDir(dir.path("a.aimodel"), bundle::BundleKind::Asset)),
             std::vector<std::string>{"AIM001"});
-  EXPECT_TRUE(auditDir(dir.path("a.h18p.aimodelc"),
-                       bundle::BundleKind::CompiledAsset)
-                  .findings.empty());
+  EXPECT_TRUE(
+      auditDir(dir.path("a.h18p.aimodelc"), bundle::BundleKind::CompiledAsset)
+          .findings.empty());
 }
 
 TEST(Audit, SeverityCountsAndWorst) {

@@ -84,7 +84,8 @@ BundleReport BundleAuditor::run() {
     add(rules::MissingFile, "bundle path is not a directory");
     return std::move(report);
   }
-  llvm::Expected<std::vector<DirEntry>> listed = bundle::listDirectory(found.path);
+  llvm::Expected<std::vector<DirEntry>> listed =
+      bundle::listDirectory(found.path);
   if (!listed) {
     add(rules::MissingFile, "bundle directory cannot be read: " +
                                 llvm::toString(listed.takeError()));
@@ -159,8 +160,8 @@ void BundleAuditor::checkAssetVersion(const nlohmann::json &metadata) {
         "metadata.json");
   else if (!it->is_string() || it->get<std::string>() != "2.0")
     add(rules::UnknownAssetVersion,
-        "assetVersion is " + it->dump(-1, ' ', false,
-                                      nlohmann::json::error_handler_t::replace) +
+        "assetVersion is " +
+            it->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
             ", expected \"2.0\"",
         "metadata.json");
 }

@@ -72,7 +72,7 @@ void aimodel::audit::writeTextReport(llvm::raw_ostream &os,
 }
 
 nlohmann::ordered_json aimodel::audit::toJson(const AuditReport &report,
-                                      llvm::StringRef toolVersion) {
+                                              llvm::StringRef toolVersion) {
   nlohmann::ordered_json bundles = nlohmann::ordered_json::array();
   for (const BundleReport &bundle : report.bundles) {
     nlohmann::ordered_json findings = nlohmann::ordered_json::array();
@@ -84,9 +84,10 @@ nlohmann::ordered_json aimodel::audit::toJson(const AuditReport &report,
     bundles.push_back(
         {{"path", support::printablePath(bundle.path)},
          {"kind", bundle::bundleKindName(bundle.kind).str()},
-         {"producer", bundle.producer
-                          ? nlohmann::ordered_json(support::printablePath(*bundle.producer))
-                          : nlohmann::ordered_json(nullptr)},
+         {"producer",
+          bundle.producer
+              ? nlohmann::ordered_json(support::printablePath(*bundle.producer))
+              : nlohmann::ordered_json(nullptr)},
          {"findings", std::move(findings)}});
   }
   const auto &n = report.countBySeverity;

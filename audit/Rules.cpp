@@ -33,7 +33,7 @@ const Rule UnknownAssetVersion{"AIM011", "unknown-asset-version",
 
 llvm::ArrayRef<const Rule *> aimodel::audit::allRules() {
   static const Rule *const all[] = {
-      &rules::MissingProducer, &rules::HashMismatch,   &rules::MissingFile,
+      &rules::MissingProducer,    &rules::HashMismatch,   &rules::MissingFile,
       &rules::UnreadableMetadata, &rules::UnexpectedFile, &rules::Symlink,
       &rules::UnknownAssetVersion};
   return all;

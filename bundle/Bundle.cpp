@@ -9,8 +9,8 @@
 #include "bundle/Bundle.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
@@ -52,7 +52,7 @@ llvm::StringRef aimodel::bundle::baseName(llvm::StringRef path) {
 }
 
 std::string aimodel::bundle::joinPath(llvm::StringRef dir,
-                                     llvm::StringRef name) {
+                                      llvm::StringRef name) {
   if (dir.empty())
     return name.str();
   if (dir.ends_with("/"))
@@ -114,8 +114,9 @@ aimodel::bundle::listDirectory(llvm::StringRef dir) {
   }
   ::closedir(handle);
   // File systems return entries in any order; reports must not.
-  std::sort(entries.begin(), entries.end(),
-            [](const DirEntry &a, const DirEntry &b) { return a.name < b.name; });
+  std::sort(
+      entries.begin(), entries.end(),
+      [](const DirEntry &a, const DirEntry &b) { return a.name < b.name; });
   return entries;
 }
 
@@ -154,8 +155,9 @@ std::vector<DirEntry> aimodel::bundle::findSymlinksBelow(
           links.push_back(entry);
       },
       descend);
-  std::sort(links.begin(), links.end(),
-            [](const DirEntry &a, const DirEntry &b) { return a.name < b.name; });
+  std::sort(
+      links.begin(), links.end(),
+      [](const DirEntry &a, const DirEntry &b) { return a.name < b.name; });
   return links;
 }
 
@@ -173,7 +175,7 @@ static llvm::StringRef archFromName(llvm::StringRef dirName) {
 
 AssetLayout
 aimodel::bundle::resolveAssetLayout(BundleKind kind, llvm::StringRef dirName,
-                                   const std::vector<DirEntry> &entries) {
+                                    const std::vector<DirEntry> &entries) {
   AssetLayout layout;
   layout.metadata = "metadata.json";
   layout.hash = "main.hash";

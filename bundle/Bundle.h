@@ -21,7 +21,8 @@ namespace aimodel::bundle {
 enum class BundleKind {
   Asset,         ///< X.aimodel: portable IR
   CompiledAsset, ///< X.<arch>.aimodelc: AOT-compiled
-  BundleDir,     ///< coreai-models outer folder: metadata.json with metadata_version
+  BundleDir,     ///< coreai-models outer folder: metadata.json with
+                 ///< metadata_version
 };
 
 /// The name used in reports: "aimodel", "aimodelc", "bundle-dir".
@@ -60,7 +61,7 @@ findSymlinksBelow(llvm::StringRef dir,
 struct AssetLayout {
   std::string metadata; ///< always "metadata.json"
   std::string hash;     ///< always "main.hash"
-  std::string ir;       ///< "main.mlirb", or "main-<arch>.mlirb"; empty if unknown
+  std::string ir; ///< "main.mlirb", or "main-<arch>.mlirb"; empty if unknown
   std::vector<std::string> optionalMembers; ///< known, not required
   std::string problem; ///< why `ir` could not be determined, if it could not
 };

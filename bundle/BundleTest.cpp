@@ -18,8 +18,8 @@ TEST(Bundle, KindComesFromTheExtension) {
 }
 
 TEST(Bundle, CompiledLayoutTakesTheArchFromTheName) {
-  AssetLayout layout =
-      resolveAssetLayout(BundleKind::CompiledAsset, "dir/m.fp16.h18p.aimodelc", {});
+  AssetLayout layout = resolveAssetLayout(BundleKind::CompiledAsset,
+                                          "dir/m.fp16.h18p.aimodelc", {});
   EXPECT_EQ(layout.ir, "main-h18p.mlirb");
   EXPECT_EQ(layout.optionalMembers,
             (std::vector<std::string>{"main-h18p-delegates", "stats.json"}));

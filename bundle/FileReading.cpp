@@ -27,8 +27,9 @@ struct FdGuard {
 };
 
 llvm::Error errnoError(const char *what) {
-  return llvm::createStringError(std::error_code(errno, std::generic_category()),
-                                 "%s: %s", what, std::strerror(errno));
+  return llvm::createStringError(
+      std::error_code(errno, std::generic_category()), "%s: %s", what,
+      std::strerror(errno));
 }
 
 /// Opens `path` for reading if, and only if, it is a regular file reached
@@ -79,26 +80,26 @@ llvm::Expected<size_t> readFully(int fd, char *buffer, size_t want) {
 } // namespace
 
 llvm::Expected<std::string> aimodel::bundle::readSmallFile(llvm::StringRef path,
-                                                          uint64_t maxBytes) {
+                                                           uint64_t maxBytes) {
   uint64_t size = 0;
   llvm::Expected<int> fd = openRegularFile(path, size);
   if (!fd)
     return fd.takeError();
   FdGuard guard{*fd};
   if (size > maxBytes)
-    return llvm::createStringError(std::make_error_code(std::errc::file_too_large),
-                                   "is %llu bytes, over the %llu-byte limit",
-                                   (unsigned long long)size,
-                                   (unsigned long long)maxBytes);
+    return llvm::createStringError(
+        std::make_error_code(std::errc::file_too_large),
+        "is %llu bytes, over the %llu-byte limit", (unsigned long long)size,
+        (unsigned long long)maxBytes);
   // Read one byte past the cap so a file that grew after fstat is caught.
   std::string data(static_cast<size_t>(std::min(size, maxBytes)) + 1, '\0');
   llvm::Expected<size_t> got = readFully(*fd, data.data(), data.size());
   if (!got)
     return got.takeError();
   if (*got > maxBytes)
-    return llvm::createStringError(std::make_error_code(std::errc::file_too_large),
-                                   "is over the %llu-byte limit",
-                                   (unsigned long long)maxBytes);
+    return llvm::createStringError(
+        std::make_error_code(std::errc::file_too_large),
+        "is over the %llu-byte limit", (unsigned long long)maxBytes);
   data.resize(*got);
   return data;
 }

@@ -53,5 +53,6 @@ TEST(FileReading, SmallFileCapIsEnforced) {
   EXPECT_EQ(*ok, "0123456789");
   llvm::Expected<std::string> over = readSmallFile(path, 9);
   ASSERT_FALSE(bool(over));
-  EXPECT_EQ(llvm::toString(over.takeError()), "is 10 bytes, over the 9-byte limit");
+  EXPECT_EQ(llvm::toString(over.takeError()),
+            "is 10 bytes, over the 9-byte limit");
 }

@@ -38,7 +38,8 @@ aimodel::bundle::irFilesOf(const std::string &path, bool withDelegates) {
         support::printablePath(path).c_str());
   llvm::Expected<std::string> ir = bundle::assetIrPath(path);
   if (!ir)
-    return llvm::createStringError("%s: %s", support::printablePath(path).c_str(),
+    return llvm::createStringError("%s: %s",
+                                   support::printablePath(path).c_str(),
                                    llvm::toString(ir.takeError()).c_str());
   // Inside a bundle nothing is followed (as in audit): a symlinked IR file
   // is refused, not read.

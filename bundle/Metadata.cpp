@@ -79,7 +79,7 @@ static std::optional<size_t> refusalOffset(llvm::StringRef text) {
 }
 
 MetadataResult aimodel::bundle::parseMetadata(llvm::StringRef text,
-                                             const MetadataLimits &limits) {
+                                              const MetadataLimits &limits) {
   MetadataResult result;
   if (text.size() > limits.maxBytes) {
     result.problem = MetadataProblem::TooLarge;
@@ -89,8 +89,8 @@ MetadataResult aimodel::bundle::parseMetadata(llvm::StringRef text,
   }
   if (std::optional<size_t> at = findExcessiveNesting(text, limits.maxDepth)) {
     result.problem = MetadataProblem::TooDeep;
-    result.message = llvm::formatv(
-        "nests deeper than {0} levels (byte {1})", limits.maxDepth, *at);
+    result.message = llvm::formatv("nests deeper than {0} levels (byte {1})",
+                                   limits.maxDepth, *at);
     return result;
   }
   nlohmann::json parsed;
@@ -121,8 +121,8 @@ MetadataResult aimodel::bundle::parseMetadata(llvm::StringRef text,
   }
   if (!parsed.is_object()) {
     result.problem = MetadataProblem::NotObject;
-    result.message = llvm::formatv("is a JSON {0}, not an object",
-                                   parsed.type_name());
+    result.message =
+        llvm::formatv("is a JSON {0}, not an object", parsed.type_name());
     return result;
   }
   result.object = std::move(parsed);
@@ -130,7 +130,7 @@ MetadataResult aimodel::bundle::parseMetadata(llvm::StringRef text,
 }
 
 MetadataResult aimodel::bundle::loadMetadata(llvm::StringRef path,
-                                            const MetadataLimits &limits) {
+                                             const MetadataLimits &limits) {
   llvm::Expected<std::string> text = readSmallFile(path, limits.maxBytes);
   if (!text) {
     MetadataResult result;

@@ -24,7 +24,13 @@ struct MetadataLimits {
 };
 
 /// Why a metadata file could not be used.
-enum class MetadataProblem { Unreadable, TooLarge, TooDeep, NotJson, NotObject };
+enum class MetadataProblem {
+  Unreadable,
+  TooLarge,
+  TooDeep,
+  NotJson,
+  NotObject
+};
 
 /// Either a parsed JSON object or the reason there is none.
 struct MetadataResult {

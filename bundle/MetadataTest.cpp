@@ -6,9 +6,9 @@
 using namespace aimodel::bundle;
 
 TEST(Metadata, ParsesApplesFormattingAndKeepsUnknownKeys) {
-  MetadataResult r = parseMetadata(
-      "{\n  \"assetVersion\" : \"2.0\",\n  \"license\" : \"https:\\/\\/x.org\\/l\",\n"
-      "  \"custom\" : {\"k\" : [1, 2]}\n}");
+  MetadataResult r = parseMetadata("{\n  \"assetVersion\" : \"2.0\",\n  "
+                                   "\"license\" : \"https:\\/\\/x.org\\/l\",\n"
+                                   "  \"custom\" : {\"k\" : [1, 2]}\n}");
   ASSERT_TRUE(r.object) << r.message;
   EXPECT_EQ(stringField(*r.object, "license"), "https://x.org/l");
   EXPECT_EQ((*r.object)["custom"]["k"][1], 2);
@@ -43,7 +43,8 @@ TEST(Metadata, NotAnObjectAndNotJsonAreTellable) {
 
 TEST(Metadata, SizeCapAppliesToFiles) {
   aimodel::testing::ScratchDir dir;
-  std::string path = dir.write("m.json", "{\"pad\": \"" + std::string(2000, 'x') + "\"}");
+  std::string path =
+      dir.write("m.json", "{\"pad\": \"" + std::string(2000, 'x') + "\"}");
   MetadataLimits small;
   small.maxBytes = 1000;
   MetadataResult r = loadMetadata(path, small);

@@ -15,7 +15,7 @@ using namespace aimodel::bundle;
 using aimodel::support::printablePath;
 
 bool aimodel::bundle::isBundleDir(llvm::StringRef dir,
-                                 const std::vector<DirEntry> &entries) {
+                                  const std::vector<DirEntry> &entries) {
   auto metadata = std::find_if(entries.begin(), entries.end(), [](auto &e) {
     return e.name == "metadata.json";
   });

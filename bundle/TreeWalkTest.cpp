@@ -1,5 +1,5 @@
-#include "testing/TestFiles.h"
 #include "bundle/TreeWalk.h"
+#include "testing/TestFiles.h"
 
 #include <gtest/gtest.h>
 
@@ -27,10 +27,10 @@ TEST(TreeWalk, FindsBundlesSortedAndDoesNotSearchInsideAssets) {
   dir.write("plain/metadata.json", "{\"assetVersion\": \"2.0\"}");
   llvm::Expected<WalkResult> r = findBundles({dir.root + "/"});
   ASSERT_TRUE(bool(r));
-  EXPECT_EQ(paths(*r), (std::vector<std::string>{
-                           dir.root + "/a.h18p.aimodelc", dir.root + "/m",
-                           dir.root + "/m/x.aimodel",
-                           dir.root + "/z/b.aimodel"}));
+  EXPECT_EQ(paths(*r), (std::vector<std::string>{dir.root + "/a.h18p.aimodelc",
+                                                 dir.root + "/m",
+                                                 dir.root + "/m/x.aimodel",
+                                                 dir.root + "/z/b.aimodel"}));
   EXPECT_EQ(r->bundles[1].kind, BundleKind::BundleDir);
   EXPECT_TRUE(r->errors.empty());
 }

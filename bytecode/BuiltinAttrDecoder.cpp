@@ -33,7 +33,9 @@ struct EntryReader {
     str = strings[index];
     return Error::success();
   }
-  Error attr(uint64_t &index) { return cur.readIndex(index, numAttrs, "attribute"); }
+  Error attr(uint64_t &index) {
+    return cur.readIndex(index, numAttrs, "attribute");
+  }
   Error type(uint64_t &index) { return cur.readIndex(index, numTypes, "type"); }
   Error attrList(std::vector<uint64_t> &out) {
     uint64_t count;
@@ -128,8 +130,8 @@ static Error readKnownWidthInt(ByteCursor &cur, uint64_t width,
 /// Checks a DenseIntOrFPElements payload against its type the way
 /// DenseElementsAttr::isValidRawBuffer does, when the type is a builtin
 /// shaped type whose element storage width is known.
-static Error checkDensePayload(const BytecodeFile &file, const DecodedAttr &attr,
-                               uint64_t typeOffset) {
+static Error checkDensePayload(const BytecodeFile &file,
+                               const DecodedAttr &attr, uint64_t typeOffset) {
   TypeCode code = file.typeCode(attr.typeIndex);
   if (code == TypeCode::NotBuiltin || code == TypeCode::OtherBuiltin)
     return Error::success();
@@ -169,7 +171,8 @@ static Error checkDenseArray(const BytecodeFile &file, const DecodedAttr &attr,
                              uint64_t typeOffset) {
   TypeCode code = file.typeCode(attr.typeIndex);
   std::optional<uint64_t> bytes = file.denseArrayElementBytes(attr.typeIndex);
-  if (!bytes && (code == TypeCode::NotBuiltin || code == TypeCode::OtherBuiltin))
+  if (!bytes &&
+      (code == TypeCode::NotBuiltin || code == TypeCode::OtherBuiltin))
     return Error::success();
   if (!bytes)
     return errorAt(typeOffset, "element type of a DenseArray attribute is not "
@@ -219,9 +222,8 @@ static Error checkDenseStrings(const BytecodeFile &file, ByteCursor &cur,
 static Error decodeBuiltinEntry(const BytecodeFile &file, uint64_t index,
                                 DecodedAttr &out) {
   const AttrTypeEntry &entry = file.attributes()[index];
-  EntryReader in{
-      ByteCursor(file, entry.encoding),
-      file.attributes().size(), file.types().size()};
+  EntryReader in{ByteCursor(file, entry.encoding), file.attributes().size(),
+                 file.types().size()};
   ByteCursor &cur = in.cur;
   uint64_t code;
   if (auto err = cur.readVarInt(code))
@@ -369,8 +371,8 @@ static Error decodeBuiltinEntry(const BytecodeFile &file, uint64_t index,
     uint64_t typeOffset = cur.offset();
     if (auto err = in.type(out.typeIndex))
       return err;
-    if (auto err = checkDenseStrings(file, cur, out.typeIndex, typeOffset,
-                                     partial))
+    if (auto err =
+            checkDenseStrings(file, cur, out.typeIndex, typeOffset, partial))
       return err;
     break;
   }

@@ -82,9 +82,8 @@ Error decodeBuiltinTypeEntry(const BytecodeFile &file, uint64_t index,
                              BuiltinTypeInfo &out) {
   out = BuiltinTypeInfo();
   const AttrTypeEntry &entry = file.types()[index];
-  TypeReader in{
-      ByteCursor(file, entry.encoding),
-      file.attributes().size(), file.types().size()};
+  TypeReader in{ByteCursor(file, entry.encoding), file.attributes().size(),
+                file.types().size()};
   ByteCursor &cur = in.cur;
   uint64_t code;
   if (auto err = cur.readVarInt(code))
@@ -166,10 +165,10 @@ Error decodeBuiltinTypeEntry(const BytecodeFile &file, uint64_t index,
     if (auto err = in.shape(out, /*positive=*/true))
       return err;
     if (out.code == TypeCode::VectorWithScalableDims && numScalable != out.rank)
-      return errorAt(scalableOffset,
-                     llvm::Twine(numScalable) + " scalable dimension flags "
-                                                "for a vector of rank " +
-                         llvm::Twine(out.rank));
+      return errorAt(scalableOffset, llvm::Twine(numScalable) +
+                                         " scalable dimension flags "
+                                         "for a vector of rank " +
+                                         llvm::Twine(out.rank));
     if (auto err = in.type(out.elementType))
       return err;
     break;
@@ -224,7 +223,8 @@ BytecodeFile::builtinType(uint64_t typeIndex) const {
   return info;
 }
 
-std::optional<uint64_t> BytecodeFile::builtinTypeCode(uint64_t typeIndex) const {
+std::optional<uint64_t>
+BytecodeFile::builtinTypeCode(uint64_t typeIndex) const {
   if (typeIndex >= typeCodes_.size())
     return std::nullopt;
   TypeCode code = TypeCode(typeCodes_[typeIndex]);
@@ -243,7 +243,8 @@ std::optional<uint64_t> BytecodeFile::builtinTypeCode(uint64_t typeIndex) const 
   return raw;
 }
 
-std::optional<uint64_t> BytecodeFile::staticElementCount(uint64_t typeIndex) const {
+std::optional<uint64_t>
+BytecodeFile::staticElementCount(uint64_t typeIndex) const {
   std::optional<BuiltinTypeInfo> info = builtinType(typeIndex);
   if (!info)
     return std::nullopt;
@@ -255,9 +256,11 @@ std::optional<uint64_t> BytecodeFile::staticElementCount(uint64_t typeIndex) con
 static std::optional<uint64_t> textualFloatWidth(const BytecodeFile &file,
                                                  uint64_t typeIndex) {
   const AttrTypeEntry &entry = file.types()[typeIndex];
-  if (entry.hasCustomEncoding || file.dialects()[entry.dialect].name != "builtin")
+  if (entry.hasCustomEncoding ||
+      file.dialects()[entry.dialect].name != "builtin")
     return std::nullopt;
-  return llvm::StringSwitch<std::optional<uint64_t>>(file.typeAsmText(typeIndex))
+  return llvm::StringSwitch<std::optional<uint64_t>>(
+             file.typeAsmText(typeIndex))
       .Cases({"f8E5M2", "f8E4M3", "f8E4M3FN", "f8E5M2FNUZ", "f8E4M3FNUZ",
               "f8E4M3B11FNUZ", "f8E3M4", "f8E8M0FNU"},
              8)
@@ -267,7 +270,8 @@ static std::optional<uint64_t> textualFloatWidth(const BytecodeFile &file,
       .Default(std::nullopt);
 }
 
-std::optional<uint64_t> BytecodeFile::intOrFloatBitWidth(uint64_t typeIndex) const {
+std::optional<uint64_t>
+BytecodeFile::intOrFloatBitWidth(uint64_t typeIndex) const {
   if (typeIndex >= types_.size())
     return std::nullopt;
   switch (typeCode(typeIndex)) {
@@ -291,7 +295,8 @@ std::optional<uint64_t> BytecodeFile::intOrFloatBitWidth(uint64_t typeIndex) con
   }
 }
 
-std::optional<uint64_t> BytecodeFile::denseElementBitWidth(uint64_t typeIndex) const {
+std::optional<uint64_t>
+BytecodeFile::denseElementBitWidth(uint64_t typeIndex) const {
   // mlir::detail::getDenseElementBitWidth, then the storage width.
   auto storage = [](uint64_t width) {
     return width == 1 ? width : llvm::alignTo(width, 8);
@@ -318,7 +323,8 @@ std::optional<uint64_t> BytecodeFile::denseElementBitWidth(uint64_t typeIndex) c
   }
 }
 
-std::optional<uint64_t> BytecodeFile::denseArrayElementBytes(uint64_t typeIndex) const {
+std::optional<uint64_t>
+BytecodeFile::denseArrayElementBytes(uint64_t typeIndex) const {
   if (std::optional<uint64_t> width = intOrFloatBitWidth(typeIndex))
     return llvm::divideCeil(*width, 8);
   return std::nullopt;

@@ -49,7 +49,8 @@ const char *const kPackage =
 //    and FusedLocWithMetadata entry counts (builtin entries with code 13).
 const std::vector<CorpusExpectation> &corpusExpectations() {
   static const std::vector<CorpusExpectation> expectations = {
-      {"main-h18p.mlirb", 9,
+      {"main-h18p.mlirb",
+       9,
        {{"aicode.ax.copy_discarding_constraints_v1", 1},
         {"aicode.ax.copy_with_constraints_v1", 1},
         {"aicode.dataflow.graph_v1", 1},
@@ -59,25 +60,52 @@ const std::vector<CorpusExpectation> &corpusExpectations() {
         {"aicode.execution.delegate_v2", 1},
         {"aicode.execution.target_spec_v1", 1},
         {"aicode.serialization.asset", 1}},
-       {"aicode", "builtin"}, {"aicode"}, 3},
-      {"original_model_0.mpsgraph", 20,
-       {{"mps.add", 3}, {"mps.constant", 7}, {"mps.func", 1}, {"mps.matmul", 2},
-        {"mps.module", 1}, {"mps.multiply", 2},
-        {"mps.reciprocal_square_root", 1}, {"mps.reduction_mean", 1},
-        {"mps.return", 1}, {"mps.square", 1}},
-       {"mps", "builtin"}, {"mps"}, 14},
-      {"specialized_model_1.mpsgraph", 38,
-       {{"arith.constant", 2}, {"builtin.module", 1}, {"func.func", 1},
-        {"func.return", 1}, {"memref.alloc", 1}, {"memref.dealloc", 2},
-        {"memref.view", 2}, {"mps.add", 2}, {"mps.constant", 7},
-        {"mps.matmul", 2}, {"mps.multiply", 1}, {"mps_spi.rms_norm", 1},
-        {"mpsx.gpu", 1}, {"mpsx.memref_backed", 2}, {"mpsx.region_return", 1},
-        {"mpsx.stitched", 3}, {"mpsx.stitched_return", 3},
-        {"mpsx.use_memref", 2}, {"placement.memref_to_tensor", 2},
+       {"aicode", "builtin"},
+       {"aicode"},
+       3},
+      {"original_model_0.mpsgraph",
+       20,
+       {{"mps.add", 3},
+        {"mps.constant", 7},
+        {"mps.func", 1},
+        {"mps.matmul", 2},
+        {"mps.module", 1},
+        {"mps.multiply", 2},
+        {"mps.reciprocal_square_root", 1},
+        {"mps.reduction_mean", 1},
+        {"mps.return", 1},
+        {"mps.square", 1}},
+       {"mps", "builtin"},
+       {"mps"},
+       14},
+      {"specialized_model_1.mpsgraph",
+       38,
+       {{"arith.constant", 2},
+        {"builtin.module", 1},
+        {"func.func", 1},
+        {"func.return", 1},
+        {"memref.alloc", 1},
+        {"memref.dealloc", 2},
+        {"memref.view", 2},
+        {"mps.add", 2},
+        {"mps.constant", 7},
+        {"mps.matmul", 2},
+        {"mps.multiply", 1},
+        {"mps_spi.rms_norm", 1},
+        {"mpsx.gpu", 1},
+        {"mpsx.memref_backed", 2},
+        {"mpsx.region_return", 1},
+        {"mpsx.stitched", 3},
+        {"mpsx.stitched_return", 3},
+        {"mpsx.use_memref", 2},
+        {"placement.memref_to_tensor", 2},
         {"placement.region_call", 1}},
-       {"builtin", "mpsx", "func", "placement", "arith", "mps", "memref", "mps_spi"},
-       {"mpsx", "mps", "mps_spi"}, 18},
-      {"main-h18p.mlirb", 11,
+       {"builtin", "mpsx", "func", "placement", "arith", "mps", "memref",
+        "mps_spi"},
+       {"mpsx", "mps", "mps_spi"},
+       18},
+      {"main-h18p.mlirb",
+       11,
        {{"aicode.ax.copy_discarding_constraints_v1", 1},
         {"aicode.ax.copy_with_constraints_v1", 3},
         {"aicode.dataflow.graph_v1", 1},
@@ -87,30 +115,67 @@ const std::vector<CorpusExpectation> &corpusExpectations() {
         {"aicode.execution.delegate_v2", 1},
         {"aicode.execution.target_spec_v1", 1},
         {"aicode.serialization.asset", 1}},
-       {"aicode", "builtin"}, {"aicode"}, 3},
-      {"original_model_0.mpsgraph", 134,
-       {{"mps.add", 20}, {"mps.cast", 2}, {"mps.concat", 1},
-        {"mps.constant", 34}, {"mps.cos", 1}, {"mps.func", 1},
-        {"mps.matmul", 22}, {"mps.module", 1}, {"mps.multiply", 23},
-        {"mps.reciprocal_square_root", 5}, {"mps.reduction_mean", 5},
-        {"mps.reshape", 1}, {"mps.return", 1}, {"mps.sin", 1},
-        {"mps.split", 5}, {"mps.square", 5}, {"mps.swish", 6}},
-       {"mps", "builtin"}, {"mps"}, 100},
-      {"specialized_model_1.mpsgraph", 371,
-       {{"arith.constant", 11}, {"builtin.module", 1}, {"func.func", 1},
-        {"func.return", 1}, {"memref.alloc", 1}, {"memref.dealloc", 28},
-        {"memref.view", 29}, {"mps.add", 21}, {"mps.cast", 3},
-        {"mps.constant", 52}, {"mps.cos", 1}, {"mps.exponent", 6},
-        {"mps.identity", 3}, {"mps.matmul", 22}, {"mps.multiply", 25},
-        {"mps.negative", 6}, {"mps.reciprocal", 6}, {"mps.reshape", 1},
-        {"mps.sin", 1}, {"mps.split", 5}, {"mps_spi.rms_norm", 5},
-        {"mps_spi.strided_array_view", 2}, {"mpsx.gpu", 1},
-        {"mpsx.memref_backed", 30}, {"mpsx.region_return", 1},
-        {"mpsx.stitched", 24}, {"mpsx.stitched_return", 24},
-        {"mpsx.use_memref", 30}, {"placement.memref_to_tensor", 29},
+       {"aicode", "builtin"},
+       {"aicode"},
+       3},
+      {"original_model_0.mpsgraph",
+       134,
+       {{"mps.add", 20},
+        {"mps.cast", 2},
+        {"mps.concat", 1},
+        {"mps.constant", 34},
+        {"mps.cos", 1},
+        {"mps.func", 1},
+        {"mps.matmul", 22},
+        {"mps.module", 1},
+        {"mps.multiply", 23},
+        {"mps.reciprocal_square_root", 5},
+        {"mps.reduction_mean", 5},
+        {"mps.reshape", 1},
+        {"mps.return", 1},
+        {"mps.sin", 1},
+        {"mps.split", 5},
+        {"mps.square", 5},
+        {"mps.swish", 6}},
+       {"mps", "builtin"},
+       {"mps"},
+       100},
+      {"specialized_model_1.mpsgraph",
+       371,
+       {{"arith.constant", 11},
+        {"builtin.module", 1},
+        {"func.func", 1},
+        {"func.return", 1},
+        {"memref.alloc", 1},
+        {"memref.dealloc", 28},
+        {"memref.view", 29},
+        {"mps.add", 21},
+        {"mps.cast", 3},
+        {"mps.constant", 52},
+        {"mps.cos", 1},
+        {"mps.exponent", 6},
+        {"mps.identity", 3},
+        {"mps.matmul", 22},
+        {"mps.multiply", 25},
+        {"mps.negative", 6},
+        {"mps.reciprocal", 6},
+        {"mps.reshape", 1},
+        {"mps.sin", 1},
+        {"mps.split", 5},
+        {"mps_spi.rms_norm", 5},
+        {"mps_spi.strided_array_view", 2},
+        {"mpsx.gpu", 1},
+        {"mpsx.memref_backed", 30},
+        {"mpsx.region_return", 1},
+        {"mpsx.stitched", 24},
+        {"mpsx.stitched_return", 24},
+        {"mpsx.use_memref", 30},
+        {"placement.memref_to_tensor", 29},
         {"placement.region_call", 1}},
-       {"builtin", "mpsx", "func", "placement", "arith", "mps", "memref", "mps_spi"},
-       {"mpsx", "mps", "mps_spi"}, 382},
+       {"builtin", "mpsx", "func", "placement", "arith", "mps", "memref",
+        "mps_spi"},
+       {"mpsx", "mps", "mps_spi"},
+       382},
   };
   return expectations;
 }
@@ -173,25 +238,28 @@ TEST_P(CorpusTest, TruncatedAndFlippedNeverCrash) {
     for (uint8_t mask : {0x01, 0x04, 0x80, 0xFF}) {
       std::string flipped = bytes.str();
       flipped[offset] ^= char(mask);
-      expectDecodesOrFailsCleanly(flipped, "flipped at " + std::to_string(offset));
+      expectDecodesOrFailsCleanly(flipped,
+                                  "flipped at " + std::to_string(offset));
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    RealFiles, CorpusTest, ::testing::Range<size_t>(0, 6),
-    [](const ::testing::TestParamInfo<size_t> &info) {
-      std::string name = std::string(info.param < 3 ? "connector_" : "diffusion_") +
-                         corpusExpectations()[info.param].path;
-      for (char &c : name)
-        if (!isalnum(static_cast<unsigned char>(c)))
-          c = '_';
-      return name;
-    });
+INSTANTIATE_TEST_SUITE_P(RealFiles, CorpusTest, ::testing::Range<size_t>(0, 6),
+                         [](const ::testing::TestParamInfo<size_t> &info) {
+                           std::string name =
+                               std::string(info.param < 3 ? "connector_"
+                                                          : "diffusion_") +
+                               corpusExpectations()[info.param].path;
+                           for (char &c : name)
+                             if (!isalnum(static_cast<unsigned char>(c)))
+                               c = '_';
+                           return name;
+                         });
 
 TEST(CorpusLocations, MainHasAicodeVersionAndLegacyLocations) {
   if (!haveCorpus())
     GTEST_SKIP() << "corpus not found";
-  auto decoded = BytecodeFile::open(corpusPath(std::string(kConnector) + "main-h18p.mlirb"));
+  auto decoded = BytecodeFile::open(
+      corpusPath(std::string(kConnector) + "main-h18p.mlirb"));
   ASSERT_TRUE(bool(decoded)) << llvm::toString(decoded.takeError());
   const BytecodeFile &file = **decoded;
   ASSERT_EQ(file.dialects()[0].name, "aicode");

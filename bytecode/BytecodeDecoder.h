@@ -31,7 +31,8 @@ public:
   llvm::Error decodeAttrTypeOffsets(Span offsets, Span entries);
   llvm::Error decodeProperties(Span section);
   llvm::Error decodeResources(Span offsets, Span entries);
-  llvm::Error decodeResourceEntry(ByteCursor &entryCursor, ResourceEntry &entry);
+  llvm::Error decodeResourceEntry(ByteCursor &entryCursor,
+                                  ResourceEntry &entry);
 
   // BuiltinAttrDecoder.cpp.
   llvm::Error decodeBuiltinAttributes();

@@ -204,7 +204,8 @@ Error IRWalker::step(bool &pushedChild) {
                            "expected a nested IR section for the regions of "
                            "an isolated operation");
           file.ops_[opIndex].nestedSection = nested.data;
-          child.ownedCursor = std::make_unique<ByteCursor>(decoder.cursor(nested.data));
+          child.ownedCursor =
+              std::make_unique<ByteCursor>(decoder.cursor(nested.data));
           child.cur = child.ownedCursor.get();
           scopes.emplace_back();
         }
@@ -298,9 +299,9 @@ Error IRWalker::popScope() {
   ValueScope &scope = scopes.back();
   if (!scope.forwardUses.empty()) {
     const auto &entry = *scope.forwardUses.begin();
-    return errorAt(entry.second.front().offset,
-                   "operand refers to value " + llvm::Twine(entry.first) +
-                       " that is never defined");
+    return errorAt(entry.second.front().offset, "operand refers to value " +
+                                                    llvm::Twine(entry.first) +
+                                                    " that is never defined");
   }
   scopes.pop_back();
   return Error::success();
@@ -325,7 +326,8 @@ Error IRWalker::defineValues(ByteCursor &cur, uint64_t count,
                      ") exceed the ids reserved by the enclosing regions (" +
                      llvm::Twine(scope.reservedEnd) + ")");
   for (uint64_t i = 0; i < count; ++i, ++nextId) {
-    scope.defined[nextId] = ValueSlot{true, isBlockArgument, owner, uint32_t(i)};
+    scope.defined[nextId] =
+        ValueSlot{true, isBlockArgument, owner, uint32_t(i)};
     auto it = scope.forwardUses.find(nextId);
     if (it == scope.forwardUses.end())
       continue;
@@ -356,11 +358,10 @@ Error IRWalker::parseBlockHeader(RegionWalk &walk) {
   if (auto err = cur.readVarIntWithFlag(walk.numOpsRemaining, hasArgs))
     return err;
   if (walk.numOpsRemaining > cur.remaining())
-    return errorAt(countOffset, "block claims " +
-                                    llvm::Twine(walk.numOpsRemaining) +
-                                    " operations but only " +
-                                    llvm::Twine(cur.remaining()) +
-                                    " bytes remain");
+    return errorAt(countOffset,
+                   "block claims " + llvm::Twine(walk.numOpsRemaining) +
+                       " operations but only " + llvm::Twine(cur.remaining()) +
+                       " bytes remain");
   if (!hasArgs)
     return Error::success();
 
@@ -381,8 +382,9 @@ Error IRWalker::parseBlockHeader(RegionWalk &walk) {
         return err;
   }
   file.blocks_[blockIndex].arguments = std::move(args);
-  if (auto err = defineValues(cur, numArgs, /*isBlockArgument=*/true, blockIndex,
-                              file.blocks_[blockIndex].firstArgumentValueId))
+  if (auto err =
+          defineValues(cur, numArgs, /*isBlockArgument=*/true, blockIndex,
+                       file.blocks_[blockIndex].firstArgumentValueId))
     return err;
   uint8_t hasUseListOrders;
   if (auto err = cur.readByte(hasUseListOrders))
@@ -431,12 +433,14 @@ Error IRWalker::parseOp(RegionWalk &walk, uint32_t &opIndex,
 
   uint64_t nameIndex;
   uint8_t mask;
-  if (auto err = cur.readIndex(nameIndex, file.opNames_.size(), "operation name"))
+  if (auto err =
+          cur.readIndex(nameIndex, file.opNames_.size(), "operation name"))
     return err;
   op.name = uint32_t(nameIndex);
   if (auto err = cur.readByte(mask))
     return err;
-  if (auto err = cur.readIndex(op.location, file.attributes_.size(), "location"))
+  if (auto err =
+          cur.readIndex(op.location, file.attributes_.size(), "location"))
     return err;
   if (mask & kHasAttrs)
     if (auto err = cur.readIndex(op.attrDict, file.attributes_.size(),
@@ -514,7 +518,8 @@ Error IRWalker::parseOp(RegionWalk &walk, uint32_t &opIndex,
       return err;
     for (uint64_t i = 0; i < numSuccessors; ++i) {
       uint64_t successor;
-      if (auto err = cur.readIndex(successor, walk.numBlocks, "successor block"))
+      if (auto err =
+              cur.readIndex(successor, walk.numBlocks, "successor block"))
         return err;
       // Resolved to a block index when the region ends.
       walk.successors.push_back(

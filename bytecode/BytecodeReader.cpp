@@ -25,13 +25,32 @@ bool looksLikeBytecode(llvm::StringRef bytes) {
 }
 
 llvm::StringRef attrKindName(AttrKind kind) {
-  static const char *const names[] = {
-      "Array", "Dictionary", "String", "StringWithType", "FlatSymbolRef",
-      "SymbolRef", "Type", "Unit", "Integer", "Float", "CallSiteLoc",
-      "FileLineColLoc", "FusedLoc", "FusedLocWithMetadata", "NameLoc",
-      "UnknownLoc", "DenseResourceElements", "DenseArray",
-      "DenseIntOrFPElements", "DenseStringElements", "SparseElements",
-      "Distinct", "FileLineColRange", "OtherBuiltin", "Asm", "DialectOpaque"};
+  static const char *const names[] = {"Array",
+                                      "Dictionary",
+                                      "String",
+                                      "StringWithType",
+                                      "FlatSymbolRef",
+                                      "SymbolRef",
+                                      "Type",
+                                      "Unit",
+                                      "Integer",
+                                      "Float",
+                                      "CallSiteLoc",
+                                      "FileLineColLoc",
+                                      "FusedLoc",
+                                      "FusedLocWithMetadata",
+                                      "NameLoc",
+                                      "UnknownLoc",
+                                      "DenseResourceElements",
+                                      "DenseArray",
+                                      "DenseIntOrFPElements",
+                                      "DenseStringElements",
+                                      "SparseElements",
+                                      "Distinct",
+                                      "FileLineColRange",
+                                      "OtherBuiltin",
+                                      "Asm",
+                                      "DialectOpaque"};
   size_t i = size_t(kind);
   return i < std::size(names) ? names[i] : "?";
 }
@@ -63,7 +82,8 @@ Error Decoder::decode() {
                                        find(kAttrTypeSection)->data))
     return err;
   if (const SectionInfo *res = find(kResourceSection))
-    if (auto err = decodeResources(find(kResourceOffsetSection)->data, res->data))
+    if (auto err =
+            decodeResources(find(kResourceOffsetSection)->data, res->data))
       return err;
   if (auto err = decodeBuiltinTypes())
     return err;
@@ -144,7 +164,8 @@ Error Decoder::decodeStrings(Span section) {
     if (auto err = cur.readVarInt(stringSize))
       return err;
     // The sizes end where the data starts, so the data must stay beyond them.
-    if (stringSize == 0 || cur.offset() > dataEnd || stringSize > dataEnd - cur.offset())
+    if (stringSize == 0 || cur.offset() > dataEnd ||
+        stringSize > dataEnd - cur.offset())
       return errorAt(sizeOffset, "string size " + llvm::Twine(stringSize) +
                                      " does not fit in the string section");
     uint64_t start = dataEnd - stringSize;
@@ -261,7 +282,8 @@ Error Decoder::decodeAttrTypeOffsets(Span offsets, Span entries) {
         AttrTypeEntry &entry = table[next++];
         uint64_t sizeOffset = cur.offset();
         uint64_t entrySize;
-        if (auto err = cur.readVarIntWithFlag(entrySize, entry.hasCustomEncoding))
+        if (auto err =
+                cur.readVarIntWithFlag(entrySize, entry.hasCustomEncoding))
           return err;
         if (entrySize > entries.end() - entryOffset)
           return errorAt(sizeOffset, "entry size " + llvm::Twine(entrySize) +
@@ -378,7 +400,8 @@ Error Decoder::decodeResources(Span offsets, Span entries) {
       entryOffset += entrySize;
       if (!group.isExternal)
         file.dialectResourceHandles_.emplace_back(
-            uint32_t(file.resourceGroups_.size()), uint32_t(group.entries.size()));
+            uint32_t(file.resourceGroups_.size()),
+            uint32_t(group.entries.size()));
       // Empty entries are declarations without data (upstream skips them).
       if (entrySize != 0) {
         ByteCursor entryCur = cursor(entry.entry);

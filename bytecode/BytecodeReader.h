@@ -1,4 +1,5 @@
-//===- BytecodeReader.h - Dialect-agnostic MLIR bytecode decoder -*- C++ -*-===//
+//===- BytecodeReader.h - Dialect-agnostic MLIR bytecode decoder -*- C++
+//-*-===//
 //
 // Decodes the container of an MLIR bytecode file (format version 5 or 6, as
 // written by MLIR 22) without knowing any dialect: strings, dialects and op
@@ -92,7 +93,7 @@ struct Dialect {
 
 struct OpName {
   uint32_t dialect = 0;
-  llvm::StringRef name; ///< without the dialect prefix
+  llvm::StringRef name;      ///< without the dialect prefix
   bool isRegistered = false; ///< was the op registered when it was written
 };
 
@@ -122,7 +123,7 @@ enum class AttrKind : uint8_t {
   SparseElements = 20,      ///< kept opaque (only typeIndex decoded)
   Distinct = 21,
   FileLineColRange = 22, ///< MLIR 22: non-point file ranges
-  OtherBuiltin,  ///< builtin, custom-encoded, unknown code
+  OtherBuiltin,          ///< builtin, custom-encoded, unknown code
   Asm,           ///< any dialect, stored as textual assembly (see asmText)
   DialectOpaque, ///< custom-encoded by a non-builtin dialect: not decoded
 };
@@ -275,8 +276,8 @@ struct Operation {
   /// The regions are isolated from above; since bytecode v2 all of them are
   /// stored in one nested IR section (`nestedSection`).
   bool regionsIsolated = false;
-  uint64_t location = kNone;        ///< attribute index
-  uint64_t attrDict = kNone;        ///< attribute index, kNone when absent
+  uint64_t location = kNone; ///< attribute index
+  uint64_t attrDict = kNone; ///< attribute index, kNone when absent
   /// PropertiesForm::Attribute: the attribute holding the properties
   /// (usually a DictionaryAttr), decoded from the Properties entry.
   uint64_t propertiesAttr = kNone;
@@ -329,7 +330,8 @@ class BytecodeFile {
 public:
   /// Maps `path` (no copy, see support::mapRegularFile) and decodes it. Errors:
   /// "byte N: ..." for malformed content, or mapRegularFile's error.
-  static llvm::Expected<std::unique_ptr<BytecodeFile>> open(llvm::StringRef path);
+  static llvm::Expected<std::unique_ptr<BytecodeFile>>
+  open(llvm::StringRef path);
   static llvm::Expected<std::unique_ptr<BytecodeFile>>
   fromBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer);
 
@@ -387,7 +389,9 @@ public:
   std::optional<uint64_t> builtinTypeCode(uint64_t typeIndex) const;
   /// Code of type `index`, stored at open (every custom-encoded builtin
   /// type is validated then: counts, indices, shapes, no trailing bytes).
-  TypeCode typeCode(uint64_t index) const { return TypeCode(typeCodes_[index]); }
+  TypeCode typeCode(uint64_t index) const {
+    return TypeCode(typeCodes_[index]);
+  }
   /// The decoded builtin type (decoded again on demand, in time proportional
   /// to its entry), or nullopt for a type that is not custom-encoded builtin.
   std::optional<BuiltinTypeInfo> builtinType(uint64_t typeIndex) const;
@@ -433,7 +437,9 @@ public:
   llvm::ArrayRef<Span> properties() const { return properties_; }
 
   // --- Resources ------------------------------------------------------------
-  llvm::ArrayRef<ResourceGroup> resourceGroups() const { return resourceGroups_; }
+  llvm::ArrayRef<ResourceGroup> resourceGroups() const {
+    return resourceGroups_;
+  }
   /// Handles of dialect resources in declaration order (what a
   /// DenseResourceElements attribute's handle index refers to):
   /// (group index, entry index).

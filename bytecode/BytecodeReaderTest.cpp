@@ -90,7 +90,8 @@ TEST_F(StockBytecodeTest, HeaderDialectsAndCounts) {
   EXPECT_TRUE(file->producer().starts_with("MLIR22"));
   EXPECT_TRUE(looksLikeBytecode(bytes));
   std::vector<llvm::StringRef> dialects = file->dialectNames();
-  EXPECT_NE(std::find(dialects.begin(), dialects.end(), "builtin"), dialects.end());
+  EXPECT_NE(std::find(dialects.begin(), dialects.end(), "builtin"),
+            dialects.end());
   EXPECT_NE(std::find(dialects.begin(), dialects.end(), "xt"), dialects.end());
   EXPECT_EQ(file->totalOps(), 12u);
   std::map<std::string, uint64_t> expected = {
@@ -99,7 +100,8 @@ TEST_F(StockBytecodeTest, HeaderDialectsAndCounts) {
       {"xt.inner", 1},       {"xt.yield", 2}, {"xt.res", 1}};
   EXPECT_EQ(file->opCounts(), expected);
   for (const OpName &name : file->opNames())
-    EXPECT_EQ(name.isRegistered, file->dialects()[name.dialect].name == "builtin");
+    EXPECT_EQ(name.isRegistered,
+              file->dialects()[name.dialect].name == "builtin");
   checkInvariants(*file);
 }
 
@@ -110,7 +112,8 @@ TEST_F(StockBytecodeTest, NestingAndIsolatedSections) {
   EXPECT_TRUE(module.regionsIsolated);
   ASSERT_TRUE(module.nestedSection.has_value());
   EXPECT_EQ(module.propertiesForm, PropertiesForm::Native);
-  EXPECT_EQ(file->blocks()[0].operations, std::vector<uint32_t>{indexOf(module)});
+  EXPECT_EQ(file->blocks()[0].operations,
+            std::vector<uint32_t>{indexOf(module)});
 
   // Pre-order: the module comes first, then everything inside it.
   EXPECT_EQ(indexOf(module), 0u);
@@ -256,7 +259,8 @@ TEST_F(StockBytecodeTest, DenseResourceSpanPointsAtBlob) {
   const DecodedAttr &dense = file->decodedAttr(dict.namedAttrs[0].value);
   ASSERT_EQ(dense.kind, AttrKind::DenseResourceElements);
   ASSERT_LT(dense.resourceHandle, file->dialectResourceHandles().size());
-  auto [groupIndex, entryIndex] = file->dialectResourceHandles()[dense.resourceHandle];
+  auto [groupIndex, entryIndex] =
+      file->dialectResourceHandles()[dense.resourceHandle];
   const ResourceGroup &group = file->resourceGroups()[groupIndex];
   EXPECT_EQ(group.name, "builtin");
   EXPECT_FALSE(group.isExternal);
@@ -317,7 +321,8 @@ TEST_F(StockBytecodeTest, ContentHashesAndAsmEntries) {
   }
   EXPECT_EQ(hashes.size(), file->attributes().size());
   // Unregistered dialect types are stored as text.
-  auto text = decode(emitBytecode(mlirOpt, R"(%0 = "xt.a"() : () -> !xt.thing<3>)"));
+  auto text =
+      decode(emitBytecode(mlirOpt, R"(%0 = "xt.a"() : () -> !xt.thing<3>)"));
   ASSERT_TRUE(bool(text)) << llvm::toString(text.takeError());
   bool sawAsm = false;
   for (size_t i = 0; i < (*text)->types().size(); ++i)
@@ -327,7 +332,8 @@ TEST_F(StockBytecodeTest, ContentHashesAndAsmEntries) {
 }
 
 TEST_F(StockBytecodeTest, VersionsAndTruncation) {
-  auto v5 = decode(emitBytecode(mlirOpt, kStockMlir, {"--emit-bytecode-version=5"}));
+  auto v5 =
+      decode(emitBytecode(mlirOpt, kStockMlir, {"--emit-bytecode-version=5"}));
   ASSERT_TRUE(bool(v5)) << llvm::toString(v5.takeError());
   EXPECT_EQ((*v5)->version(), 5u);
   EXPECT_EQ((*v5)->totalOps(), 12u);
@@ -342,7 +348,8 @@ TEST_F(StockBytecodeTest, VersionsAndTruncation) {
   older[4] = char(4 << 1 | 1);
   auto old = decode(older);
   ASSERT_FALSE(bool(old));
-  EXPECT_NE(llvm::toString(old.takeError()).find("older than"), std::string::npos);
+  EXPECT_NE(llvm::toString(old.takeError()).find("older than"),
+            std::string::npos);
 
   auto notBytecode = decode("hello");
   ASSERT_FALSE(bool(notBytecode));
@@ -355,7 +362,8 @@ TEST_F(StockBytecodeTest, VersionsAndTruncation) {
     for (uint8_t mask : {0x01, 0x02, 0x80, 0xFF}) {
       std::string flipped = bytes;
       flipped[offset] ^= char(mask);
-      expectDecodesOrFailsCleanly(flipped, "flipped at " + std::to_string(offset));
+      expectDecodesOrFailsCleanly(flipped,
+                                  "flipped at " + std::to_string(offset));
     }
 }
 
@@ -371,16 +379,19 @@ TEST_F(StockBytecodeTest, RegionDepthLimit) {
       text += "}) : () -> ()\n";
     return text;
   };
-  auto ok = decode(emitBytecode(mlirOpt, nest(BytecodeFile::kMaxRegionDepth - 1)));
+  auto ok =
+      decode(emitBytecode(mlirOpt, nest(BytecodeFile::kMaxRegionDepth - 1)));
   ASSERT_TRUE(bool(ok)) << llvm::toString(ok.takeError());
   EXPECT_EQ((*ok)->totalOps(), uint64_t(BytecodeFile::kMaxRegionDepth) + 1);
   EXPECT_EQ((*ok)->operations().back().depth, BytecodeFile::kMaxRegionDepth);
 
-  auto tooDeep = decode(emitBytecode(mlirOpt, nest(BytecodeFile::kMaxRegionDepth)));
+  auto tooDeep =
+      decode(emitBytecode(mlirOpt, nest(BytecodeFile::kMaxRegionDepth)));
   ASSERT_FALSE(bool(tooDeep));
   std::string message = llvm::toString(tooDeep.takeError());
   EXPECT_EQ(message.rfind("byte ", 0), 0u) << message;
-  EXPECT_NE(message.find("nested deeper than 1000"), std::string::npos) << message;
+  EXPECT_NE(message.find("nested deeper than 1000"), std::string::npos)
+      << message;
 }
 
 } // namespace

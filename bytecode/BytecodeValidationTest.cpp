@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "testing/BytecodeTestSupport.h"
 #include "support/SafeFile.h"
+#include "testing/BytecodeTestSupport.h"
 
 #include <set>
 #include <sys/stat.h>
@@ -70,7 +70,8 @@ protected:
     if (mlirOpt.empty())
       GTEST_SKIP() << "mlir-opt-22 not found (set AIMODEL_MLIR_OPT)";
   }
-  /// Bytecode of `text` and its decoded file (test fails if it does not decode).
+  /// Bytecode of `text` and its decoded file (test fails if it does not
+  /// decode).
   std::unique_ptr<BytecodeFile> load(const char *text, std::string &bytes) {
     bytes = emitBytecode(mlirOpt, text);
     auto decoded = decode(bytes);
@@ -105,8 +106,8 @@ TEST_F(RegressionTest, SectionIdsPrintAsNumbers) {
 
 TEST_F(RegressionTest, UnregisteredOpPropertiesAreAnAttribute) {
   std::string bytes;
-  auto file = load(R"(%0 = "t.op"() <{p = 1 : i32, q = "s"}> {d = 2} : () -> i32)",
-                   bytes);
+  auto file = load(
+      R"(%0 = "t.op"() <{p = 1 : i32, q = "s"}> {d = 2} : () -> i32)", bytes);
   ASSERT_TRUE(file);
   const Operation *op = nullptr;
   for (const Operation &candidate : file->operations())
@@ -130,28 +131,38 @@ TEST_F(RegressionTest, UnregisteredOpPropertiesAreAnAttribute) {
   ASSERT_LT(numAttrs, 127u);
   uint64_t entry = op->propertiesBlob.offset;
   EXPECT_EQ(errorOf(patched(bytes, entry, 0xFF)), // varint 127
-            at(entry) + "properties attribute index 127 out of range (table "
-                        "has " + std::to_string(numAttrs) + " entries)");
+            at(entry) +
+                "properties attribute index 127 out of range (table "
+                "has " +
+                std::to_string(numAttrs) + " entries)");
 }
 
 TEST_F(RegressionTest, BuiltinTypesAreDecodedAndValidated) {
   std::string bytes;
-  auto file = load(R"("t.types"() {m = memref<4x?xf32, strided<[?, 1], offset: ?>>,
+  auto file =
+      load(R"("t.types"() {m = memref<4x?xf32, strided<[?, 1], offset: ?>>,
       v = vector<[4]x2xf16>, u = tuple<i32, f64>, f = (i32, memref<*xf32>) -> tensor<*xi8>,
       x = complex<f64>, r = tensor<2x3xi8, "enc">, s = tensor<5x7xi16>, n = none,
       ix = index, w = vector<3xi1>, um = memref<*xf32, 1>, m2 = memref<2xi8, 1>,
-      i3 = i3} : () -> ())", bytes);
+      i3 = i3} : () -> ())",
+           bytes);
   ASSERT_TRUE(file);
   std::map<std::string, uint64_t> type;
   for (const auto &[name, attr] : attrsOf(*file, "t.types"))
     type[name] = file->decodedAttr(attr).typeIndex;
   std::pair<const char *, TypeCode> codes[] = {
-      {"m", TypeCode::MemRef},        {"v", TypeCode::VectorWithScalableDims},
-      {"u", TypeCode::Tuple},         {"f", TypeCode::Function},
-      {"x", TypeCode::Complex},       {"r", TypeCode::RankedTensorWithEncoding},
-      {"s", TypeCode::RankedTensor},  {"n", TypeCode::None},
-      {"ix", TypeCode::Index},        {"w", TypeCode::Vector},
-      {"i3", TypeCode::Integer},      {"um", TypeCode::UnrankedMemRefWithMemSpace},
+      {"m", TypeCode::MemRef},
+      {"v", TypeCode::VectorWithScalableDims},
+      {"u", TypeCode::Tuple},
+      {"f", TypeCode::Function},
+      {"x", TypeCode::Complex},
+      {"r", TypeCode::RankedTensorWithEncoding},
+      {"s", TypeCode::RankedTensor},
+      {"n", TypeCode::None},
+      {"ix", TypeCode::Index},
+      {"w", TypeCode::Vector},
+      {"i3", TypeCode::Integer},
+      {"um", TypeCode::UnrankedMemRefWithMemSpace},
       {"m2", TypeCode::MemRefWithMemSpace}};
   for (const auto &[name, code] : codes)
     EXPECT_EQ(file->typeCode(type[name]), code) << name;
@@ -167,21 +178,25 @@ TEST_F(RegressionTest, BuiltinTypesAreDecodedAndValidated) {
   uint64_t i1 = file->builtinType(type["w"])->elementType;
   EXPECT_EQ(file->denseElementBitWidth(i1), std::optional<uint64_t>(1));
   EXPECT_EQ(file->denseArrayElementBytes(i1), std::optional<uint64_t>(1));
-  EXPECT_EQ(file->denseElementBitWidth(type["x"]), std::optional<uint64_t>(128));
-  EXPECT_EQ(file->denseElementBitWidth(type["ix"]), std::optional<uint64_t>(64));
+  EXPECT_EQ(file->denseElementBitWidth(type["x"]),
+            std::optional<uint64_t>(128));
+  EXPECT_EQ(file->denseElementBitWidth(type["ix"]),
+            std::optional<uint64_t>(64));
 
   // tensor<5x7xi16>: code, rank, zigzag dims, element type (1 byte each).
   Span s = file->types()[type["s"]].encoding;
   ASSERT_EQ(s.size, 5u);
   // A corrupt count used to reach MLIR's reader and abort in SmallVector.
-  EXPECT_EQ(errorOf(patched(bytes, s.offset + 1, 0x7F)).rfind(
-                at(s.offset + 1) + "shape dimension count 63 exceeds the 3 bytes", 0),
+  EXPECT_EQ(errorOf(patched(bytes, s.offset + 1, 0x7F))
+                .rfind(at(s.offset + 1) +
+                           "shape dimension count 63 exceeds the 3 bytes",
+                       0),
             0u);
   EXPECT_EQ(errorOf(patched(bytes, s.offset + 2, 0x07)), // zigzag -2
             at(s.offset + 2) + "invalid dimension -2 in a builtin shaped type");
   ASSERT_LT(file->types().size(), 63u);
-  EXPECT_EQ(errorOf(patched(bytes, s.offset + 4, 0x7F)).rfind(
-                at(s.offset + 4) + "type index 63 out of range", 0),
+  EXPECT_EQ(errorOf(patched(bytes, s.offset + 4, 0x7F))
+                .rfind(at(s.offset + 4) + "type index 63 out of range", 0),
             0u);
   Span i3 = file->types()[type["i3"]].encoding; // code 0, (3 << 2 | sign)
   ASSERT_EQ(i3.size, 2u);
@@ -194,7 +209,8 @@ TEST_F(RegressionTest, BuiltinTypesAreDecodedAndValidated) {
   EXPECT_EQ((*other)->builtinTypeCode(type["i3"]), std::optional<uint64_t>(60));
 
   std::string huge;
-  huge = emitBytecode(mlirOpt, R"("t.op"() {t = tensor<3037000500x3037000500xi8>} : () -> ())");
+  huge = emitBytecode(
+      mlirOpt, R"("t.op"() {t = tensor<3037000500x3037000500xi8>} : () -> ())");
   EXPECT_NE(errorOf(huge).find("static element count of a builtin shaped type "
                                "overflows int64"),
             std::string::npos);
@@ -216,9 +232,9 @@ TEST_F(RegressionTest, DensePayloadsMatchTheirTypes) {
   auto dense = [&](const char *name) { return file->decodedAttr(attrs[name]); };
   // Payload sizes as MLIR 22 stores them: splats hold one element, i1 is
   // bit-packed in dense elements and a byte per element in dense arrays.
-  std::pair<const char *, uint64_t> sizes[] = {{"a", 12}, {"b", 4}, {"s", 1},
-                                               {"c", 2},  {"d", 8},
-                                               {"l", 9}}; // tf32: 3 bytes
+  std::pair<const char *, uint64_t> sizes[] = {
+      {"a", 12}, {"b", 4}, {"s", 1},
+      {"c", 2},  {"d", 8}, {"l", 9}}; // tf32: 3 bytes
   for (const auto &[name, size] : sizes) {
     DecodedAttr attr = dense(name);
     EXPECT_EQ(attr.kind, AttrKind::DenseIntOrFPElements) << name;
@@ -246,15 +262,16 @@ TEST_F(RegressionTest, DensePayloadsMatchTheirTypes) {
   ASSERT_LT(t5, 64u);
   DecodedAttr a = dense("a");
   Span aEntry = file->attributes()[attrs["a"]].encoding;
-  EXPECT_EQ(errorOf(patched(bytes, aEntry.offset + 1, uint8_t(t5 << 1 | 1))),
-            at(a.payload.offset) +
-                "dense payload of 12 bytes does not match 5 elements of 32 bits");
+  EXPECT_EQ(
+      errorOf(patched(bytes, aEntry.offset + 1, uint8_t(t5 << 1 | 1))),
+      at(a.payload.offset) +
+          "dense payload of 12 bytes does not match 5 elements of 32 bits");
   // e's element count 3 -> 4.
   DecodedAttr e = dense("e");
   Span eEntry = file->attributes()[attrs["e"]].encoding;
   EXPECT_EQ(errorOf(patched(bytes, eEntry.offset + 2, 4 << 1 | 1)),
-            at(e.payload.offset) +
-                "dense array payload of 12 bytes does not match 4 elements of 4 bytes");
+            at(e.payload.offset) + "dense array payload of 12 bytes does not "
+                                   "match 4 elements of 4 bytes");
   // g is a splat; not a splat, it would need 10^12 strings.
   Span gEntry = file->attributes()[attrs["g"]].encoding;
   EXPECT_NE(errorOf(patched(bytes, gEntry.offset + 2, 0x01))

@@ -10,7 +10,7 @@ using namespace aimodel::bytecode;
 
 const std::vector<std::string> &aimodel::bytecode::locationKinds() {
   static const std::vector<std::string> kinds = {
-      "call_site", "file_line_col", "fused", "fused_with_metadata",
+      "call_site", "file_line_col", "fused",  "fused_with_metadata",
       "name",      "opaque",        "unknown"};
   return kinds;
 }

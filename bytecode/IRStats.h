@@ -18,7 +18,7 @@ namespace aimodel::bytecode {
 struct IRStats {
   uint64_t bytecodeVersion = 0;
   std::string producer;
-  std::vector<std::string> dialects; ///< sorted
+  std::vector<std::string> dialects;   ///< sorted
   std::map<std::string, uint64_t> ops; ///< every op, the top-level op too
   uint64_t totalOps = 0;
   /// Distinct location attributes by kind: "call_site", "file_line_col",

@@ -1,4 +1,5 @@
-//===- bytecode-reader-fuzzer.cpp - libFuzzer target for BytecodeFile ------===//
+//===- bytecode-reader-fuzzer.cpp - libFuzzer target for BytecodeFile
+//------===//
 //
 // Feeds arbitrary bytes to aimodel::bytecode::BytecodeFile::fromBuffer. Bad
 // input must come back as an llvm::Error (consumed here); good input is then
@@ -181,7 +182,8 @@ void Toucher::touchAttributes() {
         contractViolation("builtinType code differs from typeCode", i,
                           uint64_t(info->code));
       touchTypeIndex(info->elementType, "builtin type element type");
-      if (info->numElements && (!info->ranked || *info->numElements > uint64_t(INT64_MAX)))
+      if (info->numElements &&
+          (!info->ranked || *info->numElements > uint64_t(INT64_MAX)))
         contractViolation("bad static element count", i, *info->numElements);
       acc += info->rank + info->width + info->numElements.value_or(0);
     }
@@ -256,8 +258,8 @@ void Toucher::touchIR() {
                           op.offset, 0);
       [[fallthrough]]; // Both forms name a Properties entry.
     case PropertiesForm::Native:
-      EXPECT_INDEX_OR_NONE(op.propertiesIndex, kNone,
-                           file.properties().size(), "op properties index");
+      EXPECT_INDEX_OR_NONE(op.propertiesIndex, kNone, file.properties().size(),
+                           "op properties index");
       touchSpan(op.propertiesBlob, "op properties blob");
       break;
     }
@@ -369,8 +371,8 @@ void Toucher::run() {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // No copy: libFuzzer's buffer is an exact-size heap allocation.
   auto buffer = llvm::MemoryBuffer::getMemBuffer(
-      llvm::StringRef(reinterpret_cast<const char *>(data), size),
-      "fuzz-input", /*RequiresNullTerminator=*/false);
+      llvm::StringRef(reinterpret_cast<const char *>(data), size), "fuzz-input",
+      /*RequiresNullTerminator=*/false);
   (void)looksLikeBytecode(buffer->getBuffer());
   auto file = BytecodeFile::fromBuffer(std::move(buffer));
   if (!file) {

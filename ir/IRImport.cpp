@@ -96,12 +96,12 @@ template <typename T, typename ParseFn>
 static T parseAsm(Importer &importer, Span encoding, llvm::StringRef text,
                   ParseFn parse) {
   std::string diagnostic;
-  mlir::ScopedDiagnosticHandler handler(
-      &importer.context, [&](mlir::Diagnostic &d) {
-        if (diagnostic.empty())
-          diagnostic = d.str();
-        return success();
-      });
+  mlir::ScopedDiagnosticHandler handler(&importer.context,
+                                        [&](mlir::Diagnostic &d) {
+                                          if (diagnostic.empty())
+                                            diagnostic = d.str();
+                                          return success();
+                                        });
   if (std::optional<unsigned> line = findDeepNesting(text, kMaxTextNesting)) {
     importer.fail(llvm::formatv("byte {0}: textual entry nests deeper than "
                                 "{1} brackets",
@@ -143,8 +143,8 @@ static std::optional<int64_t> staticElementCount(mlir::Type type) {
 /// here, before MLIR sees the entry.
 bool Importer::checkBuiltinPayload(uint64_t index) {
   AttrKind kind = file.attrKind(index);
-  if (kind != AttrKind::DenseIntOrFPElements &&
-      kind != AttrKind::DenseArray && kind != AttrKind::DenseStringElements &&
+  if (kind != AttrKind::DenseIntOrFPElements && kind != AttrKind::DenseArray &&
+      kind != AttrKind::DenseStringElements &&
       kind != AttrKind::SparseElements && kind != AttrKind::Integer &&
       kind != AttrKind::Float)
     return true;
@@ -281,7 +281,8 @@ Importer::resource(uint64_t index) {
     return failure();
   }
   const ResourceEntry &entry = group.entries[entryIndex];
-  auto &manager = mlir::DenseResourceElementsHandle::getManagerInterface(&context);
+  auto &manager =
+      mlir::DenseResourceElementsHandle::getManagerInterface(&context);
   std::optional<mlir::AsmResourceBlob> blob;
   if (entry.kind == ResourceKind::Blob && options.withResourceData) {
     // The blob's header is only decoded here, on first use.
@@ -296,7 +297,8 @@ Importer::resource(uint64_t index) {
         llvm::ArrayRef<char>(bytes.data(), bytes.size()),
         data->alignment ? llvm::PowerOf2Ceil(data->alignment) : 1);
   }
-  mlir::DenseResourceElementsHandle handle = manager.insert(entry.key, std::move(blob));
+  mlir::DenseResourceElementsHandle handle =
+      manager.insert(entry.key, std::move(blob));
   resources.emplace(index, handle);
   return mlir::AsmDialectResourceHandle(handle);
 }
@@ -321,8 +323,9 @@ mlir::Value Importer::operand(const ValueRef &ref) {
   if (ref.isBlockArgument) {
     if (ref.owner >= blocks.size() ||
         ref.number >= blocks[ref.owner]->getNumArguments()) {
-      fail(llvm::formatv("byte {0}: value {1} refers to a missing block argument",
-                         referrerOffset, ref.id));
+      fail(llvm::formatv(
+          "byte {0}: value {1} refers to a missing block argument",
+          referrerOffset, ref.id));
       return {};
     }
     return blocks[ref.owner]->getArgument(ref.number);
@@ -365,7 +368,8 @@ mlir::Operation *Importer::createOperation(uint32_t index) {
   for (uint32_t b : file.successors(op))
     state.addSuccessors(blocks[b]);
   if (op.attrDict != kNone) {
-    auto dict = llvm::dyn_cast_or_null<mlir::DictionaryAttr>(attribute(op.attrDict));
+    auto dict =
+        llvm::dyn_cast_or_null<mlir::DictionaryAttr>(attribute(op.attrDict));
     if (!dict)
       fail(llvm::formatv("byte {0}: attribute dictionary is not a dictionary",
                          op.offset));
@@ -420,9 +424,11 @@ takeTopLevel(mlir::Block &block, mlir::MLIRContext &context) {
 llvm::Expected<mlir::OwningOpRef<mlir::Operation *>> Importer::run() {
   // Blocks first: successors may name blocks that come later.
   for (const Block &block : file.blocks()) {
-    referrerOffset = block.parentRegion == kNoIndex
-                         ? 0
-                         : file.operations()[file.regions()[block.parentRegion].parentOp].offset;
+    referrerOffset =
+        block.parentRegion == kNoIndex
+            ? 0
+            : file.operations()[file.regions()[block.parentRegion].parentOp]
+                  .offset;
     auto *created = new mlir::Block();
     blocks.push_back(created);
     for (const BlockArgument &arg : block.arguments) {
@@ -440,7 +446,8 @@ llvm::Expected<mlir::OwningOpRef<mlir::Operation *>> Importer::run() {
   }
   for (auto &[placeholder, owner, number] : forwardRefs) {
     if (ops[owner])
-      placeholder->getResult(0).replaceAllUsesWith(ops[owner]->getResult(number));
+      placeholder->getResult(0).replaceAllUsesWith(
+          ops[owner]->getResult(number));
     placeholder->destroy();
   }
   // Blocks that no region took (only after an error) are ours to free.
@@ -456,8 +463,6 @@ llvm::Expected<mlir::OwningOpRef<mlir::Operation *>> Importer::run() {
     return llvm::createStringError("the file holds no operation");
   return takeTopLevel(*root, context);
 }
-
-
 
 //===----------------------------------------------------------------------===//
 // Public entry points
@@ -500,7 +505,8 @@ aimodel::ir::loadIR(llvm::StringRef path, mlir::MLIRContext &context,
   }
   std::string diagnostic;
   mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
-    if (!diagnostic.empty() || d.getSeverity() != mlir::DiagnosticSeverity::Error)
+    if (!diagnostic.empty() ||
+        d.getSeverity() != mlir::DiagnosticSeverity::Error)
       return success();
     diagnostic = d.str();
     if (auto at = llvm::dyn_cast<mlir::FileLineColLoc>(d.getLocation()))

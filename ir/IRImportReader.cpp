@@ -9,8 +9,7 @@ using namespace aimodel::ir::detail;
 //===----------------------------------------------------------------------===//
 
 SpanReader::SpanReader(Importer &importer, Span span)
-    : importer(importer),
-      cursor(importer.file, span) {}
+    : importer(importer), cursor(importer.file, span) {}
 
 llvm::StringRef SpanReader::fileBytes() const { return importer.file.bytes(); }
 
@@ -54,8 +53,8 @@ mlir::LogicalResult SpanReader::readOptionalAttribute(mlir::Attribute &result) {
 
 mlir::LogicalResult SpanReader::readType(mlir::Type &result) {
   uint64_t index;
-  if (mlir::failed(check(
-          cursor.readIndex(index, importer.file.types().size(), "type"))))
+  if (mlir::failed(
+          check(cursor.readIndex(index, importer.file.types().size(), "type"))))
     return failure();
   result = importer.type(index);
   return success(bool(result));
@@ -108,8 +107,8 @@ SpanReader::readAPIntWithKnownWidth(unsigned width) {
 
 mlir::LogicalResult SpanReader::readString(llvm::StringRef &result) {
   uint64_t index;
-  if (mlir::failed(check(cursor.readIndex(index, importer.file.strings().size(),
-                                          "string"))))
+  if (mlir::failed(check(
+          cursor.readIndex(index, importer.file.strings().size(), "string"))))
     return failure();
   result = importer.file.strings()[index];
   return success();
@@ -123,4 +122,3 @@ SpanReader::readResourceHandle() {
     return failure();
   return importer.resource(index);
 }
-

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "testing/BytecodeTestSupport.h"
 #include "ir/IRImport.h"
+#include "testing/BytecodeTestSupport.h"
 
 #include "mlir/IR/Operation.h"
 
@@ -40,12 +40,15 @@ std::vector<std::pair<std::string, std::string>> inputs() {
   std::string mlirOpt = bytecode::testing::findMlirOpt();
   if (!mlirOpt.empty())
     for (size_t i = 0; i < std::size(kStockInputs); ++i)
-      result.emplace_back("stock input " + std::to_string(i),
-                          bytecode::testing::emitBytecode(mlirOpt, kStockInputs[i]));
+      result.emplace_back(
+          "stock input " + std::to_string(i),
+          bytecode::testing::emitBytecode(mlirOpt, kStockInputs[i]));
   std::vector<std::string> files;
   if (const char *dir = std::getenv("AIMODEL_FIXTURES_DIR")) {
     std::error_code ec;
-    for (llvm::sys::fs::directory_iterator it(std::string(dir) + "/dialect/mlirb", ec), end;
+    for (llvm::sys::fs::directory_iterator
+             it(std::string(dir) + "/dialect/mlirb", ec),
+         end;
          it != end && !ec; it.increment(ec))
       files.push_back(it->path());
   }
@@ -96,7 +99,8 @@ TEST(IRImport, DamagedInputsFailCleanly) {
     auto context = ir::makeImportContext();
     unsigned imported = 0;
     for (size_t cut = 0; cut < original.size(); ++cut) {
-      std::string message = importBytes(*context, llvm::StringRef(original).take_front(cut));
+      std::string message =
+          importBytes(*context, llvm::StringRef(original).take_front(cut));
       EXPECT_NE(message.find("byte "), std::string::npos)
           << file << " cut at " << cut << ": " << message;
     }

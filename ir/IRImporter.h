@@ -29,7 +29,6 @@ using mlir::success;
 /// Attribute and type entries refer to each other by index; bound the chain.
 inline constexpr unsigned kMaxAttrDepth = 256;
 
-
 class Importer;
 
 /// Serves MLIR's builtin bytecode code (and natively encoded properties of
@@ -158,7 +157,6 @@ private:
   std::vector<std::tuple<mlir::Operation *, uint32_t, uint32_t>> forwardRefs;
   std::string error;
 };
-
 
 } // namespace aimodel::ir::detail
 

@@ -21,7 +21,8 @@ namespace aimodel::support {
 
 static llvm::Error errnoError(const char *what, int errorNumber) {
   std::error_code code(errorNumber, std::generic_category());
-  return llvm::createStringError(code, llvm::Twine(what) + ": " + code.message());
+  return llvm::createStringError(code,
+                                 llvm::Twine(what) + ": " + code.message());
 }
 
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
@@ -55,8 +56,8 @@ mapRegularFile(llvm::StringRef path) {
   auto buffer = llvm::MemoryBuffer::getOpenFile(
       fd, path, uint64_t(st.st_size), /*RequiresNullTerminator=*/false);
   if (!buffer)
-    return llvm::createStringError(buffer.getError(),
-                                   "cannot read: " + buffer.getError().message());
+    return llvm::createStringError(
+        buffer.getError(), "cannot read: " + buffer.getError().message());
   return std::move(*buffer);
 }
 

@@ -45,7 +45,9 @@ inline std::string corpusPath(const std::string &relative) {
   return sharedDir() + "/corpus/" + relative;
 }
 
-inline bool haveCorpus() { return llvm::sys::fs::is_directory(sharedDir() + "/corpus"); }
+inline bool haveCorpus() {
+  return llvm::sys::fs::is_directory(sharedDir() + "/corpus");
+}
 
 inline std::string findMlirOpt() {
   // An explicit choice wins; if it is not runnable the tests skip.
@@ -61,9 +63,11 @@ inline std::string findMlirOpt() {
       std::optional<llvm::StringRef> redirects[] = {std::nullopt, out.str(),
                                                     std::nullopt};
       llvm::StringRef args[] = {*config, "--bindir"};
-      if (llvm::sys::ExecuteAndWait(*config, args, std::nullopt, redirects) == 0)
+      if (llvm::sys::ExecuteAndWait(*config, args, std::nullopt, redirects) ==
+          0)
         if (auto buf = llvm::MemoryBuffer::getFile(out)) {
-          std::string candidate = (*buf)->getBuffer().trim().str() + "/mlir-opt";
+          std::string candidate =
+              (*buf)->getBuffer().trim().str() + "/mlir-opt";
           llvm::sys::fs::remove(out);
           if (llvm::sys::fs::can_execute(candidate))
             return candidate;
@@ -78,8 +82,9 @@ inline std::string findMlirOpt() {
 
 /// Runs `mlir-opt --allow-unregistered-dialect --emit-bytecode` on `text`;
 /// returns the bytecode or an empty string (with a GTest failure).
-inline std::string emitBytecode(const std::string &mlirOpt, const std::string &text,
-                         std::vector<std::string> extraArgs = {}) {
+inline std::string emitBytecode(const std::string &mlirOpt,
+                                const std::string &text,
+                                std::vector<std::string> extraArgs = {}) {
   llvm::SmallString<128> in, out;
   if (llvm::sys::fs::createTemporaryFile("bctest", "mlir", in) ||
       llvm::sys::fs::createTemporaryFile("bctest", "mlirb", out))
@@ -94,8 +99,8 @@ inline std::string emitBytecode(const std::string &mlirOpt, const std::string &t
     args.push_back(arg);
   args.insert(args.end(), {in.str(), "-o", out.str()});
   std::string errMsg;
-  int rc = llvm::sys::ExecuteAndWait(mlirOpt, args, std::nullopt, {}, 0, 0,
-                                     &errMsg);
+  int rc =
+      llvm::sys::ExecuteAndWait(mlirOpt, args, std::nullopt, {}, 0, 0, &errMsg);
   std::string bytes;
   if (rc == 0)
     if (auto buf = llvm::MemoryBuffer::getFile(out))
@@ -106,7 +111,8 @@ inline std::string emitBytecode(const std::string &mlirOpt, const std::string &t
   return bytes;
 }
 
-inline llvm::Expected<std::unique_ptr<BytecodeFile>> decode(llvm::StringRef bytes) {
+inline llvm::Expected<std::unique_ptr<BytecodeFile>>
+decode(llvm::StringRef bytes) {
   return BytecodeFile::fromBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(bytes, "test"));
 }
@@ -118,7 +124,8 @@ inline std::string errorOf(llvm::StringRef bytes) {
 }
 
 /// `bytes` with the byte at `offset` replaced by `value`.
-inline std::string patched(llvm::StringRef bytes, uint64_t offset, uint8_t value) {
+inline std::string patched(llvm::StringRef bytes, uint64_t offset,
+                           uint8_t value) {
   std::string copy = bytes.str();
   copy.at(offset) = char(value);
   return copy;
@@ -130,8 +137,8 @@ inline std::string at(uint64_t offset) {
 }
 
 /// Members of dictionary attribute `dict`, by name.
-inline std::map<std::string, uint64_t> dictionaryMembers(const BytecodeFile &file,
-                                                         uint64_t dict) {
+inline std::map<std::string, uint64_t>
+dictionaryMembers(const BytecodeFile &file, uint64_t dict) {
   std::map<std::string, uint64_t> result;
   for (const NamedAttrRef &named : file.decodedAttr(dict).namedAttrs)
     result[file.decodedAttr(named.name).str.str()] = named.value;
@@ -150,7 +157,8 @@ inline std::map<std::string, uint64_t> attrsOf(const BytecodeFile &file,
 
 /// Index invariants every successfully decoded file must satisfy, so that
 /// consumers can index tables without re-checking.
-inline void checkInvariants(const BytecodeFile &file, bool walkLocations = true) {
+inline void checkInvariants(const BytecodeFile &file,
+                            bool walkLocations = true) {
   uint64_t numAttrs = file.attributes().size(), numTypes = file.types().size();
   uint64_t fileSize = file.bytes().size();
   for (const AttrTypeEntry &entry : file.attributes()) {
@@ -177,12 +185,14 @@ inline void checkInvariants(const BytecodeFile &file, bool walkLocations = true)
       ASSERT_LT(named.name, numAttrs);
       ASSERT_LT(named.value, numAttrs);
     }
-    for (uint64_t ref : {attr.nameAttr, attr.childLoc, attr.callerLoc, attr.metadata})
+    for (uint64_t ref :
+         {attr.nameAttr, attr.childLoc, attr.callerLoc, attr.metadata})
       ASSERT_TRUE(ref == kNone || ref < numAttrs);
     ASSERT_TRUE(attr.typeIndex == kNone || attr.typeIndex < numTypes);
     ASSERT_LE(attr.payload.end(), fileSize);
     if (walkLocations)
-      file.forEachNestedLocation(i, [&](uint64_t loc) { ASSERT_LT(loc, numAttrs); });
+      file.forEachNestedLocation(
+          i, [&](uint64_t loc) { ASSERT_LT(loc, numAttrs); });
   }
   for (const Operation &op : file.operations()) {
     ASSERT_LT(op.name, file.opNames().size());
@@ -229,14 +239,16 @@ inline void checkInvariants(const BytecodeFile &file, bool walkLocations = true)
 
 /// Decodes a (possibly corrupt) input: must succeed with consistent tables
 /// or fail with a "byte N: ..." error.
-inline void expectDecodesOrFailsCleanly(llvm::StringRef bytes, const std::string &what) {
+inline void expectDecodesOrFailsCleanly(llvm::StringRef bytes,
+                                        const std::string &what) {
   auto file = decode(bytes);
   if (file) {
     checkInvariants(**file, /*walkLocations=*/false);
     return;
   }
   std::string message = llvm::toString(file.takeError());
-  ASSERT_NE(message.find("byte "), std::string::npos) << what << ": " << message;
+  ASSERT_NE(message.find("byte "), std::string::npos)
+      << what << ": " << message;
 }
 
 } // namespace aimodel::bytecode::testing

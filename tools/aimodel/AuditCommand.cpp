@@ -3,8 +3,8 @@
 #include "tools/aimodel/Commands.h"
 #include "tools/aimodel/Terminal.h"
 
-#include "bundle/TreeWalk.h"
 #include "audit/Audit.h"
+#include "bundle/TreeWalk.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -28,8 +28,7 @@ struct AuditOptions {
 void listRules(llvm::raw_ostream &os) {
   for (const audit::Rule *rule : audit::allRules())
     os << rule->id << "  " << rule->name << "  ("
-       << audit::severityName(rule->severity) << ")  " << rule->summary
-       << "\n";
+       << audit::severityName(rule->severity) << ")  " << rule->summary << "\n";
 }
 } // namespace
 

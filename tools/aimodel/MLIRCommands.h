@@ -1,4 +1,5 @@
-//===- MLIRCommands.h - Commands that need MLIR, loaded on demand -*- C++ -*-===//
+//===- MLIRCommands.h - Commands that need MLIR, loaded on demand -*- C++
+//-*-===//
 //
 // Loading the shared MLIR and LLVM libraries costs a process ~80 MiB of
 // resident memory and their relocation time. Commands that need only the

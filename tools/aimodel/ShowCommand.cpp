@@ -1,7 +1,7 @@
 //===- ShowCommand.cpp - `aimodel show` -----------------------------------===//
 
-#include "tools/aimodel/Commands.h"
 #include "bundle/IRFiles.h"
+#include "tools/aimodel/Commands.h"
 #include "tools/aimodel/MLIRCommands.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -39,8 +39,8 @@ CommandRunner aimodel::cli::addShowCommand(CLI::App &app) {
                    << llvm::toString(files.takeError()) << "\n";
       return ExitInputError;
     }
-    auto show = reinterpret_cast<AIModelShowFn>(
-        findMLIRCommand(AIMODEL_SHOW_SYMBOL));
+    auto show =
+        reinterpret_cast<AIModelShowFn>(findMLIRCommand(AIMODEL_SHOW_SYMBOL));
     if (!show)
       return ExitInputError;
     AIModelShowOptions request{files->front().c_str(), options->debugInfo,

@@ -1,7 +1,7 @@
 //===- StatsCommand.cpp - `aimodel stats` ---------------------------------===//
 
-#include "tools/aimodel/Commands.h"
 #include "bundle/IRFiles.h"
+#include "tools/aimodel/Commands.h"
 
 #include "bytecode/IRStats.h"
 #include "support/PathText.h"
@@ -21,7 +21,8 @@ struct StatsOptions {
   std::string format = "text";
 };
 
-nlohmann::ordered_json toJson(const std::string &path, const bytecode::IRStats &s) {
+nlohmann::ordered_json toJson(const std::string &path,
+                              const bytecode::IRStats &s) {
   nlohmann::ordered_json ops = nlohmann::ordered_json::object();
   for (const auto &[name, count] : s.ops)
     ops[support::printablePath(name)] = count;
@@ -90,8 +91,9 @@ CommandRunner aimodel::cli::addStatsCommand(CLI::App &app) {
         llvm::Expected<std::unique_ptr<bytecode::BytecodeFile>> decoded =
             bytecode::BytecodeFile::open(file);
         if (!decoded) {
-          llvm::errs() << "aimodel stats: error: " << support::printablePath(file)
-                       << ": " << llvm::toString(decoded.takeError()) << "\n";
+          llvm::errs() << "aimodel stats: error: "
+                       << support::printablePath(file) << ": "
+                       << llvm::toString(decoded.takeError()) << "\n";
           return ExitInputError;
         }
         bytecode::IRStats stats = bytecode::computeStats(**decoded);
