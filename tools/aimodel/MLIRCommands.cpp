@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tools/aimodel/MLIRCommands.h"
+#include "tools/aimodel/OutputStatus.h"
 
 #include "ir/IRImport.h"
 #include "support/PathText.h"
@@ -39,6 +40,5 @@ aimodelShow(const AIModelShowOptions *options) {
     op->get()->print(llvm::outs(), flags);
     llvm::outs() << "\n";
   }
-  llvm::outs().flush();
-  return 0;
+  return cli::finishOutput(0);
 }

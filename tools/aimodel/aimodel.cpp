@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tools/aimodel/Commands.h"
+#include "tools/aimodel/OutputStatus.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -28,6 +29,17 @@ int main(int argc, char **argv) {
   runners["show"] = addShowCommand(app);
   runners["stats"] = addStatsCommand(app);
 
+  // CLI11 would call a misspelt command "an unexpected argument" after
+  // saying a subcommand is required; name the mistake instead.
+  if (argc > 1 && argv[1][0] != '-' && !runners.count(argv[1])) {
+    std::string known;
+    for (const auto &entry : runners)
+      known += (known.empty() ? "" : ", ") + entry.first;
+    llvm::errs() << "aimodel: error: unknown command '" << argv[1]
+                 << "' (commands: " << known << ")\n";
+    return ExitInputError;
+  }
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
@@ -36,7 +48,8 @@ int main(int argc, char **argv) {
     int code = app.exit(e);
     return code == 0 ? ExitClean : ExitInputError;
   }
+  int code = ExitInputError;
   for (CLI::App *sub : app.get_subcommands())
-    return runners.at(sub->get_name())();
-  return ExitInputError;
+    code = runners.at(sub->get_name())();
+  return finishOutput(code);
 }
