@@ -1,12 +1,12 @@
-//===- MLIRCommands.h - Commands that need MLIR, loaded on demand -*- C++
-//-*-===//
+//===- MLIRCommands.h - Commands that need MLIR ----------------*- C++ -*-===//
 //
 // Loading the shared MLIR and LLVM libraries costs a process ~80 MiB of
 // resident memory and their relocation time. Commands that need only the
 // bytecode decoder (audit, stats) must not pay it, so everything that needs
-// MLIR is built into a module (aimodel-mlir.so, next to the executable) that
-// the executable loads when such a command runs. Only C types cross the
-// boundary: the module carries its own copy of LLVM's Support library.
+// MLIR is built into a module (lib/aimodel/aimodel-mlir.so, beside the
+// executable's bin/) that the executable loads when such a command runs.
+// Only C types cross the boundary: the module carries its own copy of LLVM's
+// Support library.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AIMODEL_TOOLS_AIMODEL_MLIRCOMMANDS_H

@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 void *aimodel::cli::findMLIRCommand(const char *symbol) {
-  // Next to the executable, wherever it was installed or built.
+  // At the same place relative to the executable wherever it was built or
+  // installed (bin/aimodel, lib/aimodel/aimodel-mlir.so), so a moved install
+  // prefix still works.
   char self[PATH_MAX];
   ssize_t n = ::readlink("/proc/self/exe", self, sizeof(self) - 1);
   if (n <= 0) {
@@ -19,7 +21,7 @@ void *aimodel::cli::findMLIRCommand(const char *symbol) {
   }
   std::string dir(self, static_cast<size_t>(n));
   dir.resize(dir.rfind('/') + 1);
-  std::string module = dir + "aimodel-mlir.so";
+  std::string module = dir + AIMODEL_PLUGIN_FROM_BIN "/aimodel-mlir.so";
   // RTLD_LOCAL keeps the module's LLVM copy from interposing on ours.
   void *handle = ::dlopen(module.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
