@@ -8,12 +8,15 @@
 
 #include "bundle/Bundle.h"
 
+#include "support/SafeFile.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
+#include <set>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -86,33 +89,59 @@ static std::string readLinkTarget(int dirFd, const char *name) {
   }
 }
 
+static llvm::Error listingError(int errorNumber) {
+  return llvm::createStringError(
+      std::error_code(errorNumber, std::generic_category()),
+      "cannot read directory: " + aimodel::support::errnoReason(errorNumber));
+}
+
 llvm::Expected<std::vector<DirEntry>>
-aimodel::bundle::listDirectory(llvm::StringRef dir) {
-  std::string dirPath = dir.str();
-  DIR *handle = ::opendir(dirPath.c_str());
-  if (!handle)
-    return llvm::createStringError(
-        std::error_code(errno, std::generic_category()),
-        "cannot read directory: %s", std::strerror(errno));
-  // Entries are examined relative to the open directory, never as
-  // dir + "/" + name: past PATH_MAX that path cannot be lstat'd, and an
-  // entry silently typed Other would hide a whole subtree from the walk.
-  int dirFd = ::dirfd(handle);
+aimodel::bundle::listDirectory(int dirFd) {
+  // fdopendir takes the descriptor it is given: list through a duplicate,
+  // rewound, since the duplicate shares the caller's read position.
+  int copy = ::fcntl(dirFd, F_DUPFD_CLOEXEC, 0);
+  if (copy < 0)
+    return listingError(errno);
+  DIR *handle = ::fdopendir(copy);
+  if (!handle) {
+    int error = errno;
+    ::close(copy);
+    return listingError(error);
+  }
+  struct Closer {
+    DIR *handle;
+    ~Closer() { ::closedir(handle); }
+  } closer{handle};
+  ::rewinddir(handle);
   std::vector<DirEntry> entries;
-  while (struct dirent *d = ::readdir(handle)) {
+  while (true) {
+    errno = 0;
+    struct dirent *d = ::readdir(handle);
+    if (!d) {
+      if (errno != 0)
+        return listingError(errno);
+      break;
+    }
     llvm::StringRef name(d->d_name);
     if (name == "." || name == "..")
       continue;
+    struct stat st;
+    if (::fstatat(dirFd, d->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+      if (errno == ENOENT)
+        continue; // removed since readdir saw it
+      // Without search permission names can be read but not examined: an
+      // entry typed by guess could hide a whole subtree.
+      return listingError(errno);
+    }
     DirEntry entry;
     entry.name = name.str();
-    struct stat st;
-    if (::fstatat(dirFd, d->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-      entry.type = typeOf(st);
+    entry.type = typeOf(st);
+    entry.device = static_cast<uint64_t>(st.st_dev);
+    entry.inode = static_cast<uint64_t>(st.st_ino);
     if (entry.type == DirEntry::Type::Symlink)
       entry.symlinkTarget = readLinkTarget(dirFd, d->d_name);
     entries.push_back(std::move(entry));
   }
-  ::closedir(handle);
   // File systems return entries in any order; reports must not.
   std::sort(
       entries.begin(), entries.end(),
@@ -120,45 +149,119 @@ aimodel::bundle::listDirectory(llvm::StringRef dir) {
   return entries;
 }
 
-void aimodel::bundle::forEachEntryBelow(
-    llvm::StringRef dir, llvm::function_ref<void(const DirEntry &)> visit,
-    llvm::function_ref<bool(const DirEntry &)> descend) {
-  // Explicit stack of relative paths: no recursion.
-  std::vector<std::string> pending{""};
-  while (!pending.empty()) {
-    std::string rel = std::move(pending.back());
-    pending.pop_back();
-    llvm::Expected<std::vector<DirEntry>> entries =
-        listDirectory(rel.empty() ? dir.str() : joinPath(dir, rel));
-    if (!entries) {
-      llvm::consumeError(entries.takeError());
-      continue;
-    }
-    for (DirEntry &entry : *entries) {
-      if (!rel.empty())
-        entry.name = joinPath(rel, entry.name);
-      visit(entry);
-      if (entry.type == DirEntry::Type::Directory &&
-          (!descend || descend(entry)))
-        pending.push_back(entry.name);
-    }
-  }
+llvm::Expected<std::vector<DirEntry>>
+aimodel::bundle::listDirectory(llvm::StringRef dir) {
+  llvm::Expected<support::UniqueFd> fd =
+      support::openDirectory(dir, support::Symlinks::Follow);
+  if (!fd)
+    return fd.takeError();
+  return listDirectory(fd->get());
 }
 
-std::vector<DirEntry> aimodel::bundle::findSymlinksBelow(
-    llvm::StringRef dir, llvm::function_ref<bool(const DirEntry &)> descend) {
-  std::vector<DirEntry> links;
-  forEachEntryBelow(
-      dir,
-      [&](const DirEntry &entry) {
-        if (entry.type == DirEntry::Type::Symlink)
-          links.push_back(entry);
+/// The reason alone: "permission denied", not "cannot read directory: ...".
+static std::string reasonOf(llvm::Error error) {
+  std::string message = llvm::toString(std::move(error));
+  llvm::StringRef text(message);
+  text.consume_front("cannot read directory: ");
+  return text.str();
+}
+
+std::vector<WalkError> aimodel::bundle::walkFolders(
+    int dirFd,
+    llvm::function_ref<void(int, const std::string &,
+                            const std::vector<DirEntry> &)>
+        onFolder,
+    llvm::function_ref<bool(const DirEntry &)> descend,
+    const std::vector<DirEntry> *top) {
+  std::vector<WalkError> errors;
+  // An explicit stack, no recursion: each frame holds its folder open (so
+  // children open relative to it, at any depth) and the subfolders still
+  // to enter.
+  struct Frame {
+    support::UniqueFd owned;
+    int fd;
+    std::string rel;
+    std::vector<std::string> folders;
+    size_t next = 0;
+  };
+  std::vector<Frame> stack;
+  // A folder mounted inside itself would otherwise be walked forever.
+  std::set<std::pair<uint64_t, uint64_t>> entered;
+  struct stat st;
+  if (::fstat(dirFd, &st) == 0)
+    entered.insert({uint64_t(st.st_dev), uint64_t(st.st_ino)});
+  auto enter = [&](support::UniqueFd owned, int fd, std::string rel,
+                   const std::vector<DirEntry> &entries) {
+    onFolder(fd, rel, entries);
+    Frame frame{std::move(owned), fd, std::move(rel), {}};
+    for (const DirEntry &e : entries) {
+      if (e.type != DirEntry::Type::Directory)
+        continue;
+      DirEntry joined = e;
+      joined.name = joinPath(frame.rel, e.name);
+      if (descend(joined) && entered.insert({e.device, e.inode}).second)
+        frame.folders.push_back(e.name);
+    }
+    stack.push_back(std::move(frame));
+  };
+  if (top) {
+    enter(support::UniqueFd(), dirFd, "", *top);
+  } else {
+    llvm::Expected<std::vector<DirEntry>> listed = listDirectory(dirFd);
+    if (!listed) {
+      errors.push_back({"", reasonOf(listed.takeError())});
+      return errors;
+    }
+    enter(support::UniqueFd(), dirFd, "", *listed);
+  }
+  while (!stack.empty()) {
+    Frame &frame = stack.back();
+    if (frame.next == frame.folders.size()) {
+      stack.pop_back();
+      continue;
+    }
+    const std::string &name = frame.folders[frame.next++];
+    std::string rel = joinPath(frame.rel, name);
+    llvm::Expected<support::UniqueFd> fd =
+        support::openDirectory(frame.fd, name, support::Symlinks::Refuse);
+    if (!fd) {
+      errors.push_back({rel, reasonOf(fd.takeError())});
+      continue;
+    }
+    llvm::Expected<std::vector<DirEntry>> listed = listDirectory(fd->get());
+    if (!listed) {
+      errors.push_back({rel, reasonOf(listed.takeError())});
+      continue;
+    }
+    int raw = fd->get();
+    enter(std::move(*fd), raw, std::move(rel), *listed); // `frame` dies here
+  }
+  return errors;
+}
+
+std::vector<WalkError> aimodel::bundle::forEachEntryBelow(
+    int dirFd, llvm::function_ref<void(const DirEntry &)> visit,
+    llvm::function_ref<bool(const DirEntry &)> descend) {
+  return walkFolders(
+      dirFd,
+      [&](int, const std::string &rel, const std::vector<DirEntry> &entries) {
+        for (const DirEntry &e : entries) {
+          DirEntry joined = e;
+          joined.name = joinPath(rel, e.name);
+          visit(joined);
+        }
       },
-      descend);
-  std::sort(
-      links.begin(), links.end(),
-      [](const DirEntry &a, const DirEntry &b) { return a.name < b.name; });
-  return links;
+      [&](const DirEntry &dir) { return !descend || descend(dir); });
+}
+
+std::vector<WalkError> aimodel::bundle::forEachEntryBelow(
+    llvm::StringRef dir, llvm::function_ref<void(const DirEntry &)> visit,
+    llvm::function_ref<bool(const DirEntry &)> descend) {
+  llvm::Expected<support::UniqueFd> fd =
+      support::openDirectory(dir, support::Symlinks::Follow);
+  if (!fd)
+    return {{"", reasonOf(fd.takeError())}};
+  return forEachEntryBelow(fd->get(), visit, descend);
 }
 
 /// "X.<arch>.aimodelc" -> "<arch>"; "" when the name carries no arch.
@@ -221,19 +324,4 @@ std::string aimodel::bundle::namedPathKindName(const std::string &root) {
   std::string canonical = baseName(resolved).str();
   std::free(resolved);
   return assetKindFromName(canonical) ? canonical : "";
-}
-
-llvm::Expected<std::string>
-aimodel::bundle::assetIrPath(llvm::StringRef bundlePath) {
-  std::string name = namedPathKindName(bundlePath.str());
-  std::optional<BundleKind> kind = assetKindFromName(name);
-  if (!kind)
-    return llvm::createStringError("not a .aimodel or .aimodelc bundle");
-  llvm::Expected<std::vector<DirEntry>> entries = listDirectory(bundlePath);
-  if (!entries)
-    return entries.takeError();
-  AssetLayout layout = resolveAssetLayout(*kind, name, *entries);
-  if (layout.ir.empty())
-    return llvm::createStringError(layout.problem.c_str());
-  return joinPath(bundlePath, layout.ir);
 }

@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,25 +37,53 @@ struct DirEntry {
   enum class Type { File, Directory, Symlink, Other };
   std::string name; ///< relative to the listed directory, '/'-separated
   Type type = Type::Other;
-  std::string symlinkTarget; ///< for symlinks: what the link says
+  std::string symlinkTarget;      ///< for symlinks: what the link says
+  uint64_t device = 0, inode = 0; ///< identity (of the link, for symlinks)
 };
 
-/// Entries of `dir`, sorted by name (byte order), "." and ".." omitted.
+/// Entries of the open directory `dirFd`, sorted by name (byte order), "."
+/// and ".." omitted, each lstat'd relative to the descriptor (so the
+/// directory's path length never matters). An entry that cannot be examined
+/// makes the listing fail: its type would be a guess.
+llvm::Expected<std::vector<DirEntry>> listDirectory(int dirFd);
+
+/// Entries of the directory at `dir`, a path the user named (followed).
 llvm::Expected<std::vector<DirEntry>> listDirectory(llvm::StringRef dir);
 
-/// Calls `visit` for every entry at any depth below `dir` (names relative to
-/// `dir`), entering real directories only: symlinks are reported, never
-/// followed, so loops cannot hang it. Unreadable subdirectories are skipped.
-/// When `descend` is given, a directory is entered only if it returns true
-/// (the directory itself is still visited).
-void forEachEntryBelow(
-    llvm::StringRef dir, llvm::function_ref<void(const DirEntry &)> visit,
-    llvm::function_ref<bool(const DirEntry &)> descend = nullptr);
+/// A folder a walk could not read: never skipped in silence.
+struct WalkError {
+  std::string name;   ///< relative to the walked folder; "" for itself
+  std::string reason; ///< "permission denied", ...
+};
 
-/// Every symlink at any depth below `dir`, sorted by relative path; `descend`
-/// as for forEachEntryBelow.
-std::vector<DirEntry>
-findSymlinksBelow(llvm::StringRef dir,
+/// Walks the folders below the open directory `dirFd` depth first, calling
+/// `onFolder(fd, rel, entries)` for it (rel "") and for every folder entered.
+/// A real directory is entered only if `descend` (given the entry with its
+/// name relative to `dirFd`) returns true; symlinks never are, so loops
+/// cannot hang it. `top`, when given, is dirFd's listing, so it is not
+/// listed twice. Descriptors are held along the current branch only.
+std::vector<WalkError>
+walkFolders(int dirFd,
+            llvm::function_ref<void(int fd, const std::string &rel,
+                                    const std::vector<DirEntry> &entries)>
+                onFolder,
+            llvm::function_ref<bool(const DirEntry &)> descend,
+            const std::vector<DirEntry> *top = nullptr);
+
+/// Calls `visit` for every entry at any depth below the open directory
+/// `dirFd` (names relative to it), entering real directories only; when
+/// `descend` is given, a directory is entered only if it returns true (the
+/// directory itself is still visited). Returns the folders that could not
+/// be read.
+[[nodiscard]] std::vector<WalkError>
+forEachEntryBelow(int dirFd, llvm::function_ref<void(const DirEntry &)> visit,
+                  llvm::function_ref<bool(const DirEntry &)> descend = nullptr);
+
+/// The same below the directory at `dir` (a path the user named); a `dir`
+/// that cannot be read is the error named "".
+[[nodiscard]] std::vector<WalkError>
+forEachEntryBelow(llvm::StringRef dir,
+                  llvm::function_ref<void(const DirEntry &)> visit,
                   llvm::function_ref<bool(const DirEntry &)> descend = nullptr);
 
 /// The members an asset of a kind is made of.
@@ -77,10 +106,6 @@ AssetLayout resolveAssetLayout(BundleKind kind, llvm::StringRef dirName,
 /// "X.aimodel/.", ".." and a link named otherwise are classified by what they
 /// lead to. "" if neither names a bundle.
 std::string namedPathKindName(const std::string &path);
-
-/// The IR file of the asset at `bundlePath` (a path to its mlirb), or an
-/// error saying why there is none.
-llvm::Expected<std::string> assetIrPath(llvm::StringRef bundlePath);
 
 /// Last path component, ignoring trailing slashes.
 llvm::StringRef baseName(llvm::StringRef path);

@@ -9,6 +9,26 @@
 using namespace aimodel::bundle;
 using aimodel::support::printablePath;
 
+namespace {
+/// Every symlink below `dir`, sorted; the walk must meet no error.
+std::vector<DirEntry>
+symlinksBelow(const std::string &dir,
+              llvm::function_ref<bool(const DirEntry &)> descend = nullptr) {
+  std::vector<DirEntry> links;
+  std::vector<WalkError> errors = forEachEntryBelow(
+      dir,
+      [&](const DirEntry &e) {
+        if (e.type == DirEntry::Type::Symlink)
+          links.push_back(e);
+      },
+      descend);
+  EXPECT_TRUE(errors.empty());
+  std::sort(links.begin(), links.end(),
+            [](auto &a, auto &b) { return a.name < b.name; });
+  return links;
+}
+} // namespace
+
 TEST(Bundle, KindComesFromTheExtension) {
   EXPECT_EQ(assetKindFromName("a/b/X.aimodel"), BundleKind::Asset);
   EXPECT_EQ(assetKindFromName("X.h18p.aimodelc/"), BundleKind::CompiledAsset);
@@ -52,7 +72,7 @@ TEST(Bundle, ListingIsSortedAndNeverFollowsLinks) {
   for (const DirEntry &e : *entries)
     names.push_back(e.name);
   EXPECT_EQ(names, (std::vector<std::string>{"a", "b", "c", "dangling"}));
-  std::vector<DirEntry> links = findSymlinksBelow(dir.root);
+  std::vector<DirEntry> links = symlinksBelow(dir.root);
   ASSERT_EQ(links.size(), 2u);
   EXPECT_EQ(links[0].name, "c/d/up");
   EXPECT_EQ(links[0].symlinkTarget, "..");
@@ -64,7 +84,7 @@ TEST(Bundle, SymlinkSearchSkipsFoldersTheCallerExcludes) {
   dir.mkdir("keep/skip");
   ASSERT_EQ(::symlink("x", dir.path("keep/a").c_str()), 0);
   ASSERT_EQ(::symlink("x", dir.path("keep/skip/b").c_str()), 0);
-  std::vector<DirEntry> links = findSymlinksBelow(
+  std::vector<DirEntry> links = symlinksBelow(
       dir.root, [](const DirEntry &e) { return baseName(e.name) != "skip"; });
   ASSERT_EQ(links.size(), 1u);
   EXPECT_EQ(links[0].name, "keep/a");

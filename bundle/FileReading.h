@@ -1,14 +1,17 @@
 //===- FileReading.h - Safe reads of untrusted bundle members ---*- C++ -*-===//
 //
-// Every read of a bundle member goes through here so that the same rules hold
-// everywhere: never follow a symlink, never block on a FIFO or device, never
-// read more than the caller allows, and stream large files instead of loading
-// them.
+// Every read of a bundle member goes through support::openRegularFile so
+// that the same rules hold everywhere: never follow a symlink, never block
+// on a FIFO or device, never read more than the caller allows, and stream
+// large files instead of loading them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AIMODEL_BUNDLE_FILEREADING_H
 #define AIMODEL_BUNDLE_FILEREADING_H
 
+#include "support/SafeFile.h"
+
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -20,14 +23,25 @@ namespace aimodel::bundle {
 
 using Sha256Digest = std::array<uint8_t, 32>;
 
-/// Reads a whole regular file of at most `maxBytes` bytes. Fails (with a
-/// message naming the reason, not the path) on symlinks, non-regular files,
-/// files over the cap and I/O errors.
+/// Reads a whole regular file of at most `maxBytes` bytes: `name` below the
+/// directory `dirFd`, no component followed. Fails (with a message naming
+/// the reason, not the path) on symlinks, non-regular files, files over the
+/// cap (error code file_too_large) and I/O errors.
+llvm::Expected<std::string> readSmallFile(int dirFd, llvm::StringRef name,
+                                          uint64_t maxBytes);
+
+/// The same for `path`, whose last component is never followed.
 llvm::Expected<std::string> readSmallFile(llvm::StringRef path,
                                           uint64_t maxBytes);
 
-/// SHA-256 of a regular file, streamed in fixed-size chunks so that a
+/// SHA-256 of an open regular file, streamed in fixed-size chunks so that a
 /// multi-gigabyte weights file costs constant memory.
+llvm::Expected<Sha256Digest> sha256File(support::RegularFile &file);
+
+/// SHA-256 of `name` below `dirFd` (no component followed).
+llvm::Expected<Sha256Digest> sha256File(int dirFd, llvm::StringRef name);
+
+/// SHA-256 of `path`, whose last component is never followed.
 llvm::Expected<Sha256Digest> sha256File(llvm::StringRef path);
 
 /// Lower-case hex of a byte string.

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -42,7 +43,7 @@ TEST(FileReading, RefusesSymlinksFifosAndDirectories) {
   EXPECT_EQ(llvm::toString(fifo.takeError()), "is not a regular file");
   llvm::Expected<std::string> sub = readSmallFile(dir.path("sub"), 100);
   ASSERT_FALSE(bool(sub));
-  EXPECT_EQ(llvm::toString(sub.takeError()), "is a directory, not a file");
+  EXPECT_EQ(llvm::toString(sub.takeError()), "is a directory");
 }
 
 TEST(FileReading, SmallFileCapIsEnforced) {
@@ -55,4 +56,24 @@ TEST(FileReading, SmallFileCapIsEnforced) {
   ASSERT_FALSE(bool(over));
   EXPECT_EQ(llvm::toString(over.takeError()),
             "is 10 bytes, over the 9-byte limit");
+}
+
+TEST(FileReading, NothingBelowADirectoryDescriptorIsFollowed) {
+  aimodel::testing::ScratchDir dir;
+  dir.write("real/hash", std::string(32, 'h'));
+  ASSERT_EQ(::symlink("real", dir.path("link").c_str()), 0);
+  int fd = ::open(dir.root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  aimodel::support::UniqueFd root(fd);
+  llvm::Expected<std::string> ok = readSmallFile(fd, "real/hash", 100);
+  ASSERT_TRUE(bool(ok));
+  EXPECT_EQ(ok->size(), 32u);
+  llvm::Expected<std::string> through = readSmallFile(fd, "link/hash", 100);
+  ASSERT_FALSE(bool(through));
+  EXPECT_EQ(llvm::toString(through.takeError()),
+            "'link' is a symlink; not followed");
+  llvm::Expected<Sha256Digest> hashed = sha256File(fd, "link/hash");
+  ASSERT_FALSE(bool(hashed));
+  EXPECT_EQ(llvm::toString(hashed.takeError()),
+            "'link' is a symlink; not followed");
 }

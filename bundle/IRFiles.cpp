@@ -1,4 +1,4 @@
-//===- IRInputs.cpp - Which bytecode files a PATH stands for --------------===//
+//===- IRFiles.cpp - Which bytecode files a PATH stands for ---------------===//
 
 #include "bundle/IRFiles.h"
 
@@ -6,50 +6,112 @@
 #include "support/PathText.h"
 
 #include <algorithm>
-#include <sys/stat.h>
+#include <cerrno>
 
 using namespace aimodel;
+using support::printablePath;
+using support::Symlinks;
 
-/// Every *.mpsgraph below `dir` (delegate graphs are MLIR bytecode too),
-/// sorted, without following symlinks.
-static void findDelegateGraphs(const std::string &dir,
-                               std::vector<std::string> &out) {
-  std::vector<std::string> found;
-  bundle::forEachEntryBelow(dir, [&](const bundle::DirEntry &e) {
-    if (e.type == bundle::DirEntry::Type::File &&
-        llvm::StringRef(e.name).ends_with(".mpsgraph"))
-      found.push_back(bundle::joinPath(dir, e.name));
-  });
-  std::sort(found.begin(), found.end());
-  out.insert(out.end(), found.begin(), found.end());
+static llvm::Error inputError(const std::string &path,
+                              const llvm::Twine &message) {
+  return llvm::createStringError(printablePath(path) + ": " + message);
+}
+
+/// "permission denied", without the "cannot open: " the open puts first.
+static std::string reasonOf(llvm::Error error) {
+  std::string message = llvm::toString(std::move(error));
+  llvm::StringRef text(message);
+  if (!text.consume_front("cannot open: "))
+    text.consume_front("cannot read directory: ");
+  return text.str();
+}
+
+llvm::Expected<bundle::IRFiles> bundle::IRFiles::open(const std::string &path,
+                                                      bool withDelegates) {
+  IRFiles files;
+  // The user named PATH: it is followed, and it may be a file.
+  llvm::Expected<support::RegularFile> file =
+      support::openRegularFile(path, Symlinks::Follow);
+  if (file) {
+    files.first_ = std::move(*file);
+    files.paths_.push_back(path);
+    files.names_.push_back("");
+    return files;
+  }
+  std::error_code code = llvm::errorToErrorCode(file.takeError());
+  if (code != std::errc::is_a_directory) {
+    if (code == std::errc::invalid_argument)
+      return inputError(path, "is not a regular file");
+    return inputError(path, support::errnoReason(code.value()));
+  }
+  if (!assetKindFromName(namedPathKindName(path)))
+    return inputError(
+        path,
+        "is a folder; expected a .aimodel/.aimodelc bundle or an IR file");
+  llvm::Expected<support::UniqueFd> dir =
+      support::openDirectory(path, Symlinks::Follow);
+  if (!dir)
+    return inputError(path, reasonOf(dir.takeError()));
+  llvm::Expected<std::vector<DirEntry>> entries = listDirectory(dir->get());
+  if (!entries)
+    return inputError(path, llvm::toString(entries.takeError()));
+  std::string name = namedPathKindName(path);
+  AssetLayout layout =
+      resolveAssetLayout(*assetKindFromName(name), name, *entries);
+  if (layout.ir.empty())
+    return inputError(path, layout.problem);
+  std::string irPath = joinPath(path, layout.ir);
+  // The open itself refuses a symlink: no lstat that a rename could outrun.
+  llvm::Expected<support::RegularFile> ir =
+      support::openRegularFile(dir->get(), layout.ir, Symlinks::Refuse);
+  if (!ir) {
+    std::string message = reasonOf(ir.takeError());
+    if (message == "is a symlink; not followed")
+      message = "is a symlink inside the bundle; not followed";
+    return inputError(irPath, message);
+  }
+  files.bundle_ = std::move(*dir);
+  files.first_ = std::move(*ir);
+  files.paths_.push_back(irPath);
+  files.names_.push_back(layout.ir);
+  if (!withDelegates)
+    return files;
+  // Delegate graphs are MLIR bytecode too: every *.mpsgraph in the asset.
+  std::vector<std::string> graphs;
+  std::vector<WalkError> errors =
+      forEachEntryBelow(files.bundle_.get(), [&](const DirEntry &e) {
+        if (e.type == DirEntry::Type::File &&
+            llvm::StringRef(e.name).ends_with(".mpsgraph"))
+          graphs.push_back(e.name);
+      });
+  if (!errors.empty()) // a folder that cannot be read would hide graphs
+    return inputError(joinPath(path, errors.front().name),
+                      "cannot read directory: " + errors.front().reason);
+  std::sort(graphs.begin(), graphs.end());
+  for (std::string &graph : graphs) {
+    files.paths_.push_back(joinPath(path, graph));
+    files.names_.push_back(std::move(graph));
+  }
+  return files;
+}
+
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+bundle::IRFiles::map(size_t index) {
+  if (index == 0 && first_) {
+    support::RegularFile file = std::move(*first_);
+    first_.reset();
+    return support::mapRegularFile(std::move(file), paths_[0]);
+  }
+  if (!bundle_) // a plain PATH is mapped once
+    return llvm::createStringError("already mapped");
+  return support::mapRegularFile(bundle_.get(), names_[index],
+                                 Symlinks::Refuse);
 }
 
 llvm::Expected<std::vector<std::string>>
-aimodel::bundle::irFilesOf(const std::string &path, bool withDelegates) {
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0)
-    return llvm::createStringError("%s: no such file or directory",
-                                   support::printablePath(path).c_str());
-  if (!S_ISDIR(st.st_mode))
-    return std::vector<std::string>{path};
-  if (!bundle::assetKindFromName(bundle::namedPathKindName(path)))
-    return llvm::createStringError(
-        "%s: is a folder; expected a .aimodel/.aimodelc bundle or an IR file",
-        support::printablePath(path).c_str());
-  llvm::Expected<std::string> ir = bundle::assetIrPath(path);
-  if (!ir)
-    return llvm::createStringError("%s: %s",
-                                   support::printablePath(path).c_str(),
-                                   llvm::toString(ir.takeError()).c_str());
-  // Inside a bundle nothing is followed (as in audit): a symlinked IR file
-  // is refused, not read.
-  struct stat member;
-  if (::lstat(ir->c_str(), &member) == 0 && S_ISLNK(member.st_mode))
-    return llvm::createStringError(
-        "%s: is a symlink inside the bundle; not followed",
-        support::printablePath(*ir).c_str());
-  std::vector<std::string> files{*ir};
-  if (withDelegates)
-    findDelegateGraphs(path, files);
-  return files;
+bundle::irFilesOf(const std::string &path, bool withDelegates) {
+  llvm::Expected<IRFiles> files = IRFiles::open(path, withDelegates);
+  if (!files)
+    return files.takeError();
+  return files->paths();
 }

@@ -5,6 +5,9 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <set>
+#include <vector>
+
 using namespace aimodel::bundle;
 
 std::optional<size_t>
@@ -93,9 +96,26 @@ MetadataResult aimodel::bundle::parseMetadata(llvm::StringRef text,
                                    limits.maxDepth, *at);
     return result;
   }
+  // nlohmann keeps the last of two equal keys; a reader that keeps the first
+  // would see another file. The callback sees each key with its object.
+  std::vector<std::set<std::string>> openObjects;
+  std::optional<std::string> duplicate;
+  nlohmann::json::parser_callback_t trackKeys =
+      [&](int, nlohmann::json::parse_event_t event, nlohmann::json &parsed) {
+        using Event = nlohmann::json::parse_event_t;
+        if (event == Event::object_start)
+          openObjects.emplace_back();
+        else if (event == Event::object_end && !openObjects.empty())
+          openObjects.pop_back();
+        else if (event == Event::key && !openObjects.empty() &&
+                 !openObjects.back().insert(parsed.get<std::string>()).second &&
+                 !duplicate)
+          duplicate = parsed.dump();
+        return true;
+      };
   nlohmann::json parsed;
   try {
-    parsed = nlohmann::json::parse(text.begin(), text.end());
+    parsed = nlohmann::json::parse(text.begin(), text.end(), trackKeys);
   } catch (const nlohmann::json::parse_error &e) {
     result.problem = MetadataProblem::NotJson;
     // Keep nlohmann's reason, but locate it by byte offset, not line/column.
@@ -119,6 +139,22 @@ MetadataResult aimodel::bundle::parseMetadata(llvm::StringRef text,
            : "cannot be parsed: " + what;
     return result;
   }
+  // nlohmann's lexer takes a NUL byte for the end of input, even when given
+  // the length, so "{...}\0garbage" parses. A NUL can appear nowhere else in
+  // text it accepts (inside the document it is an error), so the first one
+  // is where the trailing bytes start.
+  if (size_t nul = text.find('\0'); nul != llvm::StringRef::npos) {
+    result.problem = MetadataProblem::TrailingBytes;
+    result.message = llvm::formatv(
+        "has trailing bytes after the JSON document at byte {0}", nul);
+    return result;
+  }
+  if (duplicate) {
+    result.problem = MetadataProblem::DuplicateKey;
+    result.message = llvm::formatv(
+        "has the key {0} more than once in one object", *duplicate);
+    return result;
+  }
   if (!parsed.is_object()) {
     result.problem = MetadataProblem::NotObject;
     result.message =
@@ -129,9 +165,8 @@ MetadataResult aimodel::bundle::parseMetadata(llvm::StringRef text,
   return result;
 }
 
-MetadataResult aimodel::bundle::loadMetadata(llvm::StringRef path,
-                                             const MetadataLimits &limits) {
-  llvm::Expected<std::string> text = readSmallFile(path, limits.maxBytes);
+static MetadataResult parseRead(llvm::Expected<std::string> text,
+                                const MetadataLimits &limits) {
   if (!text) {
     MetadataResult result;
     llvm::handleAllErrors(text.takeError(), [&](const llvm::StringError &e) {
@@ -143,6 +178,16 @@ MetadataResult aimodel::bundle::loadMetadata(llvm::StringRef path,
     return result;
   }
   return parseMetadata(*text, limits);
+}
+
+MetadataResult aimodel::bundle::loadMetadata(llvm::StringRef path,
+                                             const MetadataLimits &limits) {
+  return parseRead(readSmallFile(path, limits.maxBytes), limits);
+}
+
+MetadataResult aimodel::bundle::loadMetadata(int dirFd, llvm::StringRef name,
+                                             const MetadataLimits &limits) {
+  return parseRead(readSmallFile(dirFd, name, limits.maxBytes), limits);
 }
 
 std::optional<std::string>

@@ -29,6 +29,8 @@ enum class MetadataProblem {
   TooLarge,
   TooDeep,
   NotJson,
+  TrailingBytes, ///< bytes other than whitespace after the document
+  DuplicateKey,  ///< a key twice in one object (a parser keeps either)
   NotObject
 };
 
@@ -39,12 +41,18 @@ struct MetadataResult {
   std::string message; // one line, without the file name
 };
 
-/// Parses JSON text that must be an object.
+/// Parses JSON text that must be an object: all of it (nothing but
+/// whitespace after the document, not even after a NUL byte), with no key
+/// twice in one object.
 MetadataResult parseMetadata(llvm::StringRef text,
                              const MetadataLimits &limits = {});
 
 /// Reads and parses the file at `path` (never following a symlink).
 MetadataResult loadMetadata(llvm::StringRef path,
+                            const MetadataLimits &limits = {});
+
+/// Reads and parses `name` below the directory `dirFd` (nothing followed).
+MetadataResult loadMetadata(int dirFd, llvm::StringRef name,
                             const MetadataLimits &limits = {});
 
 /// Byte offset at which `text` first nests deeper than `maxDepth` arrays or

@@ -61,3 +61,46 @@ TEST(Metadata, OutOfRangeNumbersAreAFindingNotACrash) {
             "cannot be parsed at byte 11: number overflow parsing '1e400'");
   EXPECT_EQ(r.message.find('\n'), std::string::npos);
 }
+
+TEST(Metadata, BytesAfterTheDocumentAreRefusedEvenAfterANul) {
+  // nlohmann's lexer takes NUL for the end of input even when given the
+  // length: "{...}\0garbage" used to be accepted.
+  const char withNul[] = "{\"assetVersion\":\"2.0\"}\0garbage";
+  MetadataResult nul =
+      parseMetadata(llvm::StringRef(withNul, sizeof withNul - 1));
+  EXPECT_FALSE(nul.object);
+  EXPECT_EQ(nul.problem, MetadataProblem::TrailingBytes);
+  EXPECT_EQ(nul.message,
+            "has trailing bytes after the JSON document at byte 22");
+  const char onlyNul[] = "{\"a\": 1} \n\0";
+  EXPECT_EQ(parseMetadata(llvm::StringRef(onlyNul, sizeof onlyNul - 1)).problem,
+            MetadataProblem::TrailingBytes);
+  MetadataResult text = parseMetadata("{\"a\": 1} x");
+  EXPECT_EQ(text.problem, MetadataProblem::NotJson);
+  EXPECT_TRUE(parseMetadata("{\"a\": 1} \r\n\t ").object); // whitespace is fine
+  // Read from a file, the bytes count, not a C string.
+  aimodel::testing::ScratchDir dir;
+  std::string path =
+      dir.write("m.json", llvm::StringRef(withNul, sizeof withNul - 1));
+  EXPECT_EQ(loadMetadata(path).problem, MetadataProblem::TrailingBytes);
+}
+
+TEST(Metadata, AKeyTwiceInOneObjectIsRefused) {
+  // nlohmann keeps the last; a loader keeping the first would read "1.0".
+  MetadataResult twice =
+      parseMetadata(R"({"assetVersion": "1.0", "assetVersion": "2.0"})");
+  EXPECT_FALSE(twice.object);
+  EXPECT_EQ(twice.problem, MetadataProblem::DuplicateKey);
+  EXPECT_EQ(twice.message,
+            "has the key \"assetVersion\" more than once in one object");
+  MetadataResult nested =
+      parseMetadata(R"({"assets": {"main": "a.aimodel", "main": "b"}})");
+  EXPECT_EQ(nested.problem, MetadataProblem::DuplicateKey);
+  MetadataResult inArray =
+      parseMetadata(R"({"l": [{"k": 1}, {"k": 1, "k": 2}]})");
+  EXPECT_EQ(inArray.problem, MetadataProblem::DuplicateKey);
+  // The same key in different objects is fine.
+  MetadataResult apart =
+      parseMetadata(R"({"a": {"k": 1}, "b": {"k": 2}, "k": [{"k": 3}]})");
+  EXPECT_TRUE(apart.object) << apart.message;
+}

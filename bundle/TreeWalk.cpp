@@ -3,25 +3,26 @@
 #include "bundle/TreeWalk.h"
 #include "bundle/Metadata.h"
 #include "support/PathText.h"
+#include "support/SafeFile.h"
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdlib>
-#include <cstring>
+#include <climits>
+#include <set>
 #include <sys/stat.h>
-#include <unistd.h>
+#include <tuple>
 
 using namespace aimodel::bundle;
 using aimodel::support::printablePath;
 
-bool aimodel::bundle::isBundleDir(llvm::StringRef dir,
+bool aimodel::bundle::isBundleDir(int dirFd,
                                   const std::vector<DirEntry> &entries) {
   auto metadata = std::find_if(entries.begin(), entries.end(), [](auto &e) {
     return e.name == "metadata.json";
   });
   if (metadata == entries.end())
     return false;
-  MetadataResult parsed = loadMetadata(joinPath(dir, "metadata.json"));
+  MetadataResult parsed = loadMetadata(dirFd, "metadata.json");
   if (parsed.object)
     return parsed.object->contains("metadata_version");
   return std::any_of(entries.begin(), entries.end(), [](const DirEntry &e) {
@@ -29,94 +30,154 @@ bool aimodel::bundle::isBundleDir(llvm::StringRef dir,
   });
 }
 
+namespace {
+
+using Identity = std::pair<uint64_t, uint64_t>; // device, inode
+
+/// A bundle as found, before duplicates are merged.
+struct Candidate {
+  FoundBundle bundle;
+  Identity identity;
+  bool walked;
+};
+
 /// Strips trailing slashes so "a/" and "a" report the same paths.
-static std::string normaliseRoot(llvm::StringRef root) {
+std::string normaliseRoot(llvm::StringRef root) {
   while (root.size() > 1 && root.ends_with("/"))
     root = root.drop_back();
   return root.str();
 }
 
-static void walkDirectory(const std::string &root, WalkResult &result) {
-  std::vector<std::string> pending{root};
-  while (!pending.empty()) {
-    std::string dir = std::move(pending.back());
-    pending.pop_back();
-    llvm::Expected<std::vector<DirEntry>> entries = listDirectory(dir);
-    if (!entries) {
-      result.errors.push_back(printablePath(dir) + ": " +
-                              llvm::toString(entries.takeError()));
-      continue;
-    }
-    if (isBundleDir(dir, *entries))
-      result.bundles.push_back({dir, BundleKind::BundleDir});
-    for (const DirEntry &entry : *entries) {
-      std::string path = joinPath(dir, entry.name);
-      if (std::optional<BundleKind> kind = assetKindFromName(entry.name)) {
-        // Assets are leaves: their insides are checked by the audit, not
-        // searched for more bundles.
-        result.bundles.push_back(
-            {path, *kind, entry.type, entry.symlinkTarget});
-        continue;
-      }
-      if (entry.type == DirEntry::Type::Directory)
-        pending.push_back(std::move(path));
-    }
-  }
+/// stat(2) of a path the user named, of any length: past PATH_MAX the
+/// folder holding it is opened component by component.
+int statRoot(const std::string &root, struct stat &st) {
+  if (root.size() < PATH_MAX)
+    return ::stat(root.c_str(), &st) == 0 ? 0 : errno;
+  size_t slash = root.rfind('/');
+  if (slash == std::string::npos)
+    return ENAMETOOLONG; // one component longer than any name can be
+  llvm::Expected<aimodel::support::UniqueFd> folder =
+      aimodel::support::openDirectory(
+          slash == 0 ? llvm::StringRef("/")
+                     : llvm::StringRef(root).take_front(slash),
+          aimodel::support::Symlinks::Follow);
+  if (!folder)
+    return llvm::errorToErrorCode(folder.takeError()).value();
+  return ::fstatat(folder->get(), root.c_str() + slash + 1, &st, 0) == 0
+             ? 0
+             : errno;
 }
+
+/// Walks one root folder, already open and listed.
+void walkRoot(const std::string &root, int rootFd,
+              const std::vector<DirEntry> &top, std::set<Identity> &entered,
+              std::vector<Candidate> &found, WalkResult &result) {
+  std::vector<WalkError> errors = walkFolders(
+      rootFd,
+      [&](int fd, const std::string &rel,
+          const std::vector<DirEntry> &entries) {
+        std::string dir = rel.empty() ? root : joinPath(root, rel);
+        if (isBundleDir(fd, entries)) {
+          struct stat st;
+          Identity id = ::fstat(fd, &st) == 0 ? Identity(st.st_dev, st.st_ino)
+                                              : Identity(0, 0);
+          FoundBundle bundle{dir, BundleKind::BundleDir};
+          bundle.named = rel.empty();
+          found.push_back({std::move(bundle), id, true});
+        }
+        for (const DirEntry &entry : entries)
+          if (std::optional<BundleKind> kind = assetKindFromName(entry.name))
+            // Assets are leaves: their insides are checked by the audit,
+            // not searched for more bundles.
+            found.push_back({{joinPath(dir, entry.name), *kind, entry.type,
+                              entry.symlinkTarget},
+                             {entry.device, entry.inode},
+                             true});
+      },
+      [&](const DirEntry &entry) {
+        // A folder reached again under another root is not walked twice.
+        return !assetKindFromName(baseName(entry.name)) &&
+               entered.insert({entry.device, entry.inode}).second;
+      },
+      &top);
+  for (const WalkError &error : errors)
+    result.errors.push_back(printablePath(joinPath(root, error.name)) +
+                            ": cannot read directory: " + error.reason);
+}
+
+} // namespace
 
 llvm::Expected<WalkResult>
 aimodel::bundle::findBundles(const std::vector<std::string> &roots) {
   WalkResult result;
-  // Named roots are seen through stat (followed), the walk sees lstat. The
-  // same path can be both ("audit d d/link.aimodel"); the walked view must
-  // win whatever the argument order, so a symlink inside a searched tree is
-  // always reported as one. Named views are kept apart and merged last.
-  std::vector<FoundBundle> named;
+  std::vector<Candidate> found;
+  std::set<Identity> entered; // folders walked, over all roots
   for (const std::string &given : roots) {
     std::string root = normaliseRoot(given);
     struct stat st;
     // The roots themselves are followed: the user named them explicitly.
-    if (::stat(root.c_str(), &st) != 0)
+    if (int error = statRoot(root, st))
       return llvm::createStringError(
-          std::error_code(errno, std::generic_category()), "%s: %s",
-          printablePath(given).c_str(),
-          errno == ENOENT ? "no such file or directory" : std::strerror(errno));
+          std::error_code(error, std::generic_category()), "%s: %s",
+          printablePath(given).c_str(), support::errnoReason(error).c_str());
+    Identity id(st.st_dev, st.st_ino);
     std::string kindName = namedPathKindName(root);
     std::optional<BundleKind> kind = assetKindFromName(kindName);
-    if (!S_ISDIR(st.st_mode)) {
+    if (!S_ISDIR(st.st_mode) || kind) {
       if (!kind)
         return llvm::createStringError(
             "%s: is a file; expected a bundle or a folder to search",
             printablePath(given).c_str());
-      named.push_back({root, *kind, DirEntry::Type::File, "", kindName});
+      FoundBundle bundle{root, *kind,
+                         S_ISDIR(st.st_mode) ? DirEntry::Type::Directory
+                                             : DirEntry::Type::File,
+                         "", kindName};
+      bundle.named = true;
+      found.push_back({std::move(bundle), id, false});
       continue;
     }
-    if (kind) {
-      named.push_back({root, *kind, DirEntry::Type::Directory, "", kindName});
-      continue;
-    }
-    if (::access(root.c_str(), R_OK | X_OK) != 0)
+    if (!entered.insert(id).second)
+      continue; // the same folder named twice ("d ./d")
+    llvm::Expected<support::UniqueFd> fd =
+        support::openDirectory(root, support::Symlinks::Follow);
+    llvm::Expected<std::vector<DirEntry>> top =
+        fd ? listDirectory(fd->get())
+           : llvm::Expected<std::vector<DirEntry>>(fd.takeError());
+    if (!top) {
+      std::error_code code = llvm::errorToErrorCode(top.takeError());
       return llvm::createStringError(
-          std::error_code(errno, std::generic_category()), "%s: %s",
-          printablePath(given).c_str(), std::strerror(errno));
-    walkDirectory(root, result);
+          code, "%s: %s", printablePath(given).c_str(),
+          support::errnoReason(code.value()).c_str());
+    }
+    walkRoot(root, fd->get(), *top, entered, found, result);
   }
-  // Walked views first; the stable sort keeps them ahead of a named view of
-  // the same path, and unique keeps the first of each run.
-  result.bundles.insert(result.bundles.end(),
-                        std::make_move_iterator(named.begin()),
-                        std::make_move_iterator(named.end()));
-  std::stable_sort(result.bundles.begin(), result.bundles.end(),
-                   [](const FoundBundle &a, const FoundBundle &b) {
-                     return a.path < b.path;
-                   });
-  result.bundles.erase(
-      std::unique(result.bundles.begin(), result.bundles.end(),
-                  [](const FoundBundle &a, const FoundBundle &b) {
-                    return a.path == b.path;
-                  }),
-      result.bundles.end());
-  // Overlapping roots walk the same folders twice: report each error once.
+
+  // A path both named (followed) and walked (lstat) is reported as walked:
+  // a symlink inside a searched tree is always reported as one.
+  std::vector<size_t> order(found.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return std::make_tuple(found[a].bundle.path, !found[a].walked) <
+           std::make_tuple(found[b].bundle.path, !found[b].walked);
+  });
+  std::vector<size_t> kept;
+  for (size_t i : order)
+    if (kept.empty() || found[kept.back()].bundle.path != found[i].bundle.path)
+      kept.push_back(i);
+  // One bundle under several spellings: the first found (roots in the order
+  // given) is kept.
+  std::sort(kept.begin(), kept.end());
+  std::set<Identity> reported;
+  for (size_t i : kept)
+    if (found[i].identity == Identity(0, 0) ||
+        reported.insert(found[i].identity).second)
+      result.bundles.push_back(std::move(found[i].bundle));
+  std::sort(result.bundles.begin(), result.bundles.end(),
+            [](const FoundBundle &a, const FoundBundle &b) {
+              return a.path < b.path;
+            });
+  // Overlapping roots walk no folder twice; errors are still sorted.
   std::sort(result.errors.begin(), result.errors.end());
   result.errors.erase(std::unique(result.errors.begin(), result.errors.end()),
                       result.errors.end());

@@ -27,6 +27,9 @@ struct FoundBundle {
   /// The name the kind was read from, when not the path's own last component
   /// (a root named "." is classified by its canonical name). Use kindName().
   std::string nameOfKind;
+  /// Named on the command line, so its last component may be a symlink to
+  /// follow; a bundle met by the walk never is.
+  bool named = false;
 
   /// The name that announces the kind (and a compiled asset's arch).
   llvm::StringRef kindName() const {
@@ -36,7 +39,9 @@ struct FoundBundle {
 
 struct WalkResult {
   /// Sorted by path, no duplicates. A path both named as a root (followed)
-  /// and met by the walk (lstat) is reported as walked, in any order.
+  /// and met by the walk (lstat) is reported as walked, in any order. One
+  /// bundle reached under several spellings ("d" and "./d") is reported
+  /// once, by device and inode, under the first spelling given.
   std::vector<FoundBundle> bundles;
   /// Folders below the roots that could not be read: the audit is incomplete.
   std::vector<std::string> errors;
@@ -45,13 +50,15 @@ struct WalkResult {
 /// Finds the bundles under each root. A root that does not exist, cannot be
 /// read, or is a plain file not named like a bundle is an input error. A
 /// root is an asset if its name, or failing that its canonical path's last
-/// component, says so; it is reported by the path as given.
+/// component, says so; it is reported by the path as given. Folders are
+/// opened relative to their parent's descriptor, so depth and path length
+/// never matter.
 llvm::Expected<WalkResult> findBundles(const std::vector<std::string> &roots);
 
-/// True when `dir` (not itself an asset) is a coreai-models bundle folder:
-/// its metadata.json has "metadata_version", or it cannot be parsed but the
-/// folder holds assets.
-bool isBundleDir(llvm::StringRef dir, const std::vector<DirEntry> &entries);
+/// True when the open directory `dirFd` (not itself an asset) is a
+/// coreai-models bundle folder: its metadata.json has "metadata_version", or it
+/// cannot be parsed but the folder holds assets.
+bool isBundleDir(int dirFd, const std::vector<DirEntry> &entries);
 
 } // namespace aimodel::bundle
 

@@ -1,4 +1,5 @@
 #include "bundle/TreeWalk.h"
+#include "bundle/FileTestSupport.h"
 #include "testing/TestFiles.h"
 
 #include <gtest/gtest.h>
@@ -120,50 +121,16 @@ TEST(TreeWalk, RootsNamedDotAreClassifiedByWhatTheyLeadTo) {
   EXPECT_TRUE(plain->bundles.empty());
 }
 
-namespace {
-/// Removes everything below `dirFd` through descriptors: path-based removal
-/// (std::filesystem included) fails past PATH_MAX.
-void removeBelow(int dirFd) {
-  DIR *handle = ::fdopendir(::dup(dirFd));
-  ASSERT_NE(handle, nullptr);
-  std::vector<std::string> names;
-  while (struct dirent *d = ::readdir(handle))
-    if (llvm::StringRef(d->d_name) != "." && llvm::StringRef(d->d_name) != "..")
-      names.push_back(d->d_name);
-  ::closedir(handle);
-  for (const std::string &name : names) {
-    int fd = ::openat(dirFd, name.c_str(),
-                      O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd >= 0) {
-      removeBelow(fd);
-      ::close(fd);
-      ::unlinkat(dirFd, name.c_str(), AT_REMOVEDIR);
-    } else {
-      ::unlinkat(dirFd, name.c_str(), 0);
-    }
-  }
-}
-
-/// Empties a scratch dir through descriptors when the test ends.
-struct DeepCleanup {
-  int fd;
-  ~DeepCleanup() {
-    removeBelow(fd);
-    ::close(fd);
-  }
-};
-} // namespace
-
-TEST(TreeWalk, EntriesPastPathMaxKeepTheirTypeAndUnopenableFoldersAreErrors) {
+TEST(TreeWalk, BundlesPastPathMaxAreFoundAndKeepTheirType) {
   aimodel::testing::ScratchDir dir;
+  aimodel::testing::DeepCleanup cleanup{dir.root}; // runs before ~ScratchDir
   int rootFd = ::open(dir.root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   ASSERT_GE(rootFd, 0);
-  DeepCleanup cleanup{rootFd};
   // Nest 250-byte names until one more would reach PATH_MAX: `deep` can
   // still be opened by path, "deep/<name>" cannot.
   const std::string name(250, 'd');
   std::string deep = dir.root;
-  int fd = ::dup(rootFd);
+  int fd = rootFd;
   while (deep.size() + 1 + name.size() < PATH_MAX) {
     ASSERT_EQ(::mkdirat(fd, name.c_str(), 0755), 0);
     int next = ::openat(fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -187,12 +154,57 @@ TEST(TreeWalk, EntriesPastPathMaxKeepTheirTypeAndUnopenableFoldersAreErrors) {
   EXPECT_EQ((*entries)[1].type, DirEntry::Type::Symlink);
   EXPECT_EQ((*entries)[1].symlinkTarget, "elsewhere");
 
-  // The folder holding x.aimodel cannot be opened by path: the audit is
-  // incomplete, and says where (never "no bundles found").
+  // Folders open relative to their parent: depth and length never matter.
   llvm::Expected<WalkResult> r = findBundles({dir.root});
   ASSERT_TRUE(bool(r));
-  EXPECT_TRUE(r->bundles.empty());
-  ASSERT_EQ(r->errors.size(), 1u);
-  EXPECT_NE(r->errors[0].find(name + "/" + name + ": cannot read directory"),
-            std::string::npos);
+  EXPECT_TRUE(r->errors.empty());
+  EXPECT_EQ(paths(*r),
+            std::vector<std::string>{deep + "/" + name + "/x.aimodel"});
+}
+
+TEST(TreeWalk, UnreadableFoldersAreErrorsNamingThem) {
+  aimodel::testing::ScratchDir dir;
+  dir.mkdir("a/locked/x.aimodel");
+  dir.mkdir("a/listonly/y.aimodel");
+  aimodel::testing::shareWithNobody(dir.root);
+  ASSERT_EQ(::chmod(dir.path("a/locked").c_str(), 0), 0);
+  // Names readable, entries not examinable: as unreadable as the other.
+  ASSERT_EQ(::chmod(dir.path("a/listonly").c_str(), 0444), 0);
+  EXPECT_EQ(aimodel::testing::runAsNobody([&]() -> std::string {
+              llvm::Expected<WalkResult> r = findBundles({dir.root});
+              if (!r)
+                return llvm::toString(r.takeError());
+              std::string got;
+              for (const std::string &e : r->errors)
+                got += e + "\n";
+              std::string want =
+                  dir.path("a/listonly") +
+                  ": cannot read directory: permission denied\n" +
+                  dir.path("a/locked") +
+                  ": cannot read directory: permission denied\n";
+              return got == want && r->bundles.empty() ? "" : got;
+            }),
+            "");
+}
+
+TEST(TreeWalk, OneBundleUnderTwoSpellingsIsReportedOnceAsFirstGiven) {
+  aimodel::testing::ScratchDir dir;
+  dir.mkdir("d/x.aimodel");
+  dir.write("d/b/metadata.json", R"({"metadata_version": "0.2"})");
+  llvm::Expected<WalkResult> twice =
+      findBundles({dir.path("d"), dir.root + "/./d"});
+  ASSERT_TRUE(bool(twice));
+  EXPECT_EQ(paths(*twice), (std::vector<std::string>{dir.path("d/b"),
+                                                     dir.path("d/x.aimodel")}));
+  for (auto roots :
+       {std::vector<std::string>{dir.root + "/./d/x.aimodel", dir.path("d")},
+        std::vector<std::string>{dir.path("d"), dir.root + "/./d/x.aimodel"}}) {
+    llvm::Expected<WalkResult> r = findBundles(roots);
+    ASSERT_TRUE(bool(r));
+    std::string first =
+        roots[0] == dir.path("d") ? dir.path("d/x.aimodel") : roots[0];
+    EXPECT_EQ(paths(*r),
+              (std::vector<std::string>{std::min(first, dir.path("d/b")),
+                                        std::max(first, dir.path("d/b"))}));
+  }
 }

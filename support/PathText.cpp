@@ -4,14 +4,15 @@
 
 #include "llvm/Support/ConvertUTF.h"
 
+static const char kHexDigits[] = "0123456789abcdef";
+
 std::string aimodel::support::printablePath(llvm::StringRef bytes) {
-  static const char digits[] = "0123456789abcdef";
   std::string out;
   out.reserve(bytes.size());
   auto escapeByte = [&](unsigned char b) {
     out += "\\x";
-    out.push_back(digits[b >> 4]);
-    out.push_back(digits[b & 15]);
+    out.push_back(kHexDigits[b >> 4]);
+    out.push_back(kHexDigits[b & 15]);
   };
   const auto *p = reinterpret_cast<const llvm::UTF8 *>(bytes.data());
   const auto *end = p + bytes.size();
@@ -38,4 +39,25 @@ std::string aimodel::support::printablePath(llvm::StringRef bytes) {
     }
   }
   return out;
+}
+
+bool aimodel::support::isValidUtf8(llvm::StringRef bytes) {
+  const auto *p = reinterpret_cast<const llvm::UTF8 *>(bytes.data());
+  return llvm::isLegalUTF8String(&p, p + bytes.size());
+}
+
+std::string aimodel::support::hexBytes(llvm::StringRef bytes) {
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (unsigned char b : bytes) {
+    out.push_back(kHexDigits[b >> 4]);
+    out.push_back(kHexDigits[b & 15]);
+  }
+  return out;
+}
+
+aimodel::support::JsonPath aimodel::support::jsonPath(llvm::StringRef bytes) {
+  if (isValidUtf8(bytes))
+    return {bytes.str(), std::nullopt};
+  return {printablePath(bytes), hexBytes(bytes)};
 }

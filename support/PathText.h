@@ -1,9 +1,12 @@
 //===- PathText.h - Printable form of arbitrary file names ------*- C++ -*-===//
 //
-// File names are bytes. Reports (text and JSON) need valid UTF-8 with no
+// File names are bytes. Reports need valid UTF-8, and text reports no
 // control characters, or a crafted name could break a terminal or forge a
-// report line. Bytes that are not printable UTF-8 become "\xNN"; a backslash
-// becomes "\\" so the escaping stays unambiguous.
+// report line. In text, bytes that are not printable UTF-8 become "\xNN" and
+// a backslash becomes "\\" so the escaping stays unambiguous. JSON escapes
+// control characters itself, so there a valid UTF-8 name is written exactly
+// (a program can open it); only a name that is not UTF-8 is escaped, and its
+// exact bytes travel beside it in hex.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AIMODEL_SUPPORT_PATHTEXT_H
@@ -11,11 +14,29 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
 #include <string>
 
 namespace aimodel::support {
 
+/// The text form: printable UTF-8 kept, anything else "\xNN", '\' as "\\".
 std::string printablePath(llvm::StringRef bytes);
+
+/// True when `bytes` is well-formed UTF-8 (no overlong forms, surrogates or
+/// code points past U+10FFFF), as a JSON writer requires.
+bool isValidUtf8(llvm::StringRef bytes);
+
+/// Lower-case hex of every byte.
+std::string hexBytes(llvm::StringRef bytes);
+
+/// How a name is written in JSON: `text` is the name itself when it is valid
+/// UTF-8, else its printablePath form, and then `bytesHex` holds the exact
+/// bytes (written as "<key>_bytes").
+struct JsonPath {
+  std::string text;
+  std::optional<std::string> bytesHex;
+};
+JsonPath jsonPath(llvm::StringRef bytes);
 
 } // namespace aimodel::support
 

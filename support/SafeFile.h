@@ -1,9 +1,15 @@
 //===- SafeFile.h - Open and map untrusted regular files --------*- C++ -*-===//
 //
 // Every read and every mapping of a file the user did not write goes through
-// here, so the same rules hold everywhere: never block on a FIFO or device,
-// refuse anything but a regular file, and decide on the open descriptor
-// (fstat), never on an earlier lstat that a rename could invalidate.
+// one open, so the same rules hold everywhere: never block on a FIFO or
+// device, refuse anything but a regular file, decide on the open descriptor
+// (fstat), never on an earlier lstat that a rename could invalidate, and let
+// the open itself refuse a symlink (O_NOFOLLOW), so no check can race it.
+//
+// Paths the user names on the command line may be followed
+// (Symlinks::Follow); everything met inside a bundle never is
+// (Symlinks::Refuse). Names are opened relative to a directory descriptor
+// (openat), so a path's depth or length never matters.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AIMODEL_SUPPORT_SAFEFILE_H
@@ -13,16 +19,97 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cstdint>
 #include <memory>
+#include <string>
 
 namespace aimodel::support {
 
-/// Maps the regular file `path` (no copy) without ever blocking: it is opened
-/// O_NONBLOCK and anything but a regular file is refused ("is a directory",
-/// "is not a regular file") before a byte is read. Other errors: "cannot
-/// open: <OS reason>".
+/// An owned file descriptor, closed when it goes out of scope.
+class UniqueFd {
+public:
+  UniqueFd() = default;
+  explicit UniqueFd(int fd) : fd_(fd) {}
+  UniqueFd(UniqueFd &&other) noexcept : fd_(other.release()) {}
+  UniqueFd &operator=(UniqueFd &&other) noexcept {
+    reset(other.release());
+    return *this;
+  }
+  UniqueFd(const UniqueFd &) = delete;
+  UniqueFd &operator=(const UniqueFd &) = delete;
+  ~UniqueFd() { reset(); }
+
+  int get() const { return fd_; }
+  explicit operator bool() const { return fd_ >= 0; }
+  int release() {
+    int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
+  void reset(int fd = -1);
+
+private:
+  int fd_ = -1;
+};
+
+enum class Symlinks {
+  Refuse, ///< no component of the name may be a symlink (O_NOFOLLOW each)
+  Follow, ///< resolved as the kernel resolves any path
+};
+
+/// A regular file open for reading, with the size fstat gave.
+struct RegularFile {
+  UniqueFd fd;
+  uint64_t size = 0;
+};
+
+/// THE open: `name` relative to the directory `dirFd` (AT_FDCWD: the current
+/// directory) is opened O_RDONLY|O_NONBLOCK|O_CLOEXEC (|O_NOFOLLOW, each
+/// component, under Refuse), fstat'd, refused unless a regular file, and
+/// then made blocking again. Errors carry the errno as their code and say
+/// what happened: "is a symlink; not followed", "is a directory", "is not a
+/// regular file", "cannot open: permission denied", "cannot open: no such
+/// file or directory", ...; a folder on the way that fails names itself.
+llvm::Expected<RegularFile> openRegularFile(int dirFd, llvm::StringRef name,
+                                            Symlinks symlinks);
+
+/// `path` as given: the folders leading to it are resolved as the kernel
+/// does; `symlinks` decides for its last component only.
+llvm::Expected<RegularFile> openRegularFile(llvm::StringRef path,
+                                            Symlinks symlinks);
+
+/// The directory `name` below `dirFd`, opened O_DIRECTORY for listing and as
+/// a base for openat (same symlink rules as openRegularFile). Errors: "is a
+/// symlink; not followed", "is not a directory", "cannot read directory:
+/// <reason>".
+llvm::Expected<UniqueFd> openDirectory(int dirFd, llvm::StringRef name,
+                                       Symlinks symlinks);
+
+/// `path` as given, of any length (past PATH_MAX it is opened component by
+/// component); `symlinks` decides for its last component only.
+llvm::Expected<UniqueFd> openDirectory(llvm::StringRef path, Symlinks symlinks);
+
+/// Maps the regular file `path` (no copy), following symlinks: for paths the
+/// user named. Errors as openRegularFile, and "cannot read: <reason>".
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 mapRegularFile(llvm::StringRef path);
+
+/// As above, with the last component's symlink rule explicit.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+mapRegularFile(llvm::StringRef path, Symlinks symlinks);
+
+/// Maps `name` below `dirFd`; by default nothing on the way is followed.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+mapRegularFile(int dirFd, llvm::StringRef name,
+               Symlinks symlinks = Symlinks::Refuse);
+
+/// Maps a file opened by openRegularFile; `name` is the buffer's identifier.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+mapRegularFile(RegularFile file, llvm::StringRef name);
+
+/// A short, lower-case reason for an errno value ("permission denied", "no
+/// such file or directory"), for messages that name the file themselves.
+std::string errnoReason(int errorNumber);
 
 } // namespace aimodel::support
 

@@ -32,13 +32,19 @@ nlohmann::ordered_json toJson(const std::string &path,
   nlohmann::ordered_json dialects = nlohmann::ordered_json::array();
   for (const std::string &d : s.dialects)
     dialects.push_back(support::printablePath(d));
-  return {{"path", support::printablePath(path)},
-          {"bytecode_version", s.bytecodeVersion},
-          {"producer", support::printablePath(s.producer)},
-          {"dialects", std::move(dialects)},
-          {"ops", std::move(ops)},
-          {"total_ops", s.totalOps},
-          {"locations", std::move(locations)}};
+  // A path valid as UTF-8 is written exactly, so a program can open it;
+  // otherwise escaped, with the exact bytes beside it in hex.
+  support::JsonPath jsonPath = support::jsonPath(path);
+  nlohmann::ordered_json file = {{"path", jsonPath.text}};
+  if (jsonPath.bytesHex)
+    file["path_bytes"] = *jsonPath.bytesHex;
+  file["bytecode_version"] = s.bytecodeVersion;
+  file["producer"] = support::printablePath(s.producer);
+  file["dialects"] = std::move(dialects);
+  file["ops"] = std::move(ops);
+  file["total_ops"] = s.totalOps;
+  file["locations"] = std::move(locations);
+  return file;
 }
 
 void writeText(llvm::raw_ostream &os, const std::string &path,
@@ -80,16 +86,23 @@ CommandRunner aimodel::cli::addStatsCommand(CLI::App &app) {
     std::string text;
     llvm::raw_string_ostream textOs(text);
     for (const std::string &path : options->paths) {
-      llvm::Expected<std::vector<std::string>> inputs =
-          bundle::irFilesOf(path, /*withDelegates=*/true);
+      // Opened once, below the bundle's descriptor, never following a
+      // symlink inside it: what was checked is what is decoded.
+      llvm::Expected<bundle::IRFiles> inputs =
+          bundle::IRFiles::open(path, /*withDelegates=*/true);
       if (!inputs) {
         llvm::errs() << "aimodel stats: error: "
                      << llvm::toString(inputs.takeError()) << "\n";
         return ExitInputError;
       }
-      for (const std::string &file : *inputs) {
+      for (size_t i = 0; i < inputs->paths().size(); ++i) {
+        const std::string &file = inputs->paths()[i];
+        llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+            inputs->map(i);
         llvm::Expected<std::unique_ptr<bytecode::BytecodeFile>> decoded =
-            bytecode::BytecodeFile::open(file);
+            buffer ? bytecode::BytecodeFile::fromBuffer(std::move(*buffer))
+                   : llvm::Expected<std::unique_ptr<bytecode::BytecodeFile>>(
+                         buffer.takeError());
         if (!decoded) {
           llvm::errs() << "aimodel stats: error: "
                        << support::printablePath(file) << ": "
