@@ -3,8 +3,9 @@
 // Decodes custom-encoded entries of the `builtin` dialect following the
 // MLIR 22 codes (mlir/IR/BuiltinDialectBytecode.td). Entries refer to other
 // entries only by index, so each entry is decoded on its own from its bytes:
-// no recursion, no cycles to guard against. Entries of other dialects and
-// textual entries are classified but left undecoded.
+// no recursion. Entries of other dialects and textual entries are
+// classified but left undecoded. What an entry's referents must be is
+// checked in BuiltinAttrChecks.cpp, cycles and depth in EntryGraph.cpp.
 //
 // Every builtin entry is decoded (validated) at open, but only its kind is
 // kept; BytecodeFile::decodedAttr decodes it again on demand, which keeps the
@@ -58,14 +59,10 @@ struct EntryReader {
 } // namespace
 
 /// Bit width of the APInt/APFloat value of an Integer or Float attribute of
-/// type `typeIndex`: nullopt when MLIR knows the type but this decoder does
-/// not (a textual float type such as f8E4M3FN); an error for a type MLIR's
-/// builtin reader cannot use (IntegerAttr's width lookup has no failure path
-/// for a type that is not an integer or index).
+/// type `typeIndex`, or an error for a type the import cannot use
+/// (IntegerAttr needs a builtin integer or index type, FloatAttr a float).
 static Error valueWidthOf(const BytecodeFile &file, uint64_t typeIndex,
-                          bool isFloat, uint64_t typeOffset,
-                          std::optional<uint64_t> &width) {
-  width.reset();
+                          bool isFloat, uint64_t typeOffset, uint64_t &width) {
   TypeCode code = file.typeCode(typeIndex);
   if (!isFloat) {
     if (code == TypeCode::Index)
@@ -77,35 +74,36 @@ static Error valueWidthOf(const BytecodeFile &file, uint64_t typeIndex,
                                  "builtin integer or index type");
     return Error::success();
   }
-  switch (code) {
-  case TypeCode::Integer:
-  case TypeCode::Index:
-  case TypeCode::OtherBuiltin:
-    break;
-  case TypeCode::NotBuiltin:
-    // The float types stored as text are validated too: MLIR's FloatAttr
-    // reader ignores a failed value read.
-    width = file.intOrFloatBitWidth(typeIndex);
-    return Error::success();
-  default:
-    if ((width = file.intOrFloatBitWidth(typeIndex)))
-      return Error::success();
-    break;
-  }
-  if (code == TypeCode::OtherBuiltin)
-    return Error::success();
-  return errorAt(typeOffset, "type of a Float attribute is not a float type");
+  // Integer types have a width too, but are not float types.
+  std::optional<uint64_t> known = code == TypeCode::Integer
+                                      ? std::nullopt
+                                      : file.intOrFloatBitWidth(typeIndex);
+  if (!known)
+    return errorAt(typeOffset, "type of a Float attribute is not a float type");
+  width = *known;
+  return Error::success();
 }
 
 /// Reads an APInt of a known width: one byte up to 8 bits, a signed varint up
 /// to 64 bits, else a count of 64-bit words and the words as signed varints
-/// (validated, not kept: `bits` stays empty).
+/// (validated, not kept: `bits` stays empty). The value must fit its width,
+/// as the importer demands before APInt sees it; up to 64 bits either
+/// spelling fits (MLIR writes the zero-extended bits, others sign-extend).
 static Error readKnownWidthInt(ByteCursor &cur, uint64_t width,
                                std::optional<uint64_t> &bits) {
+  uint64_t valueOffset = cur.offset();
+  auto tooWide = [&](const llvm::Twine &value) {
+    return errorAt(valueOffset, "value " + value + " does not fit its " +
+                                    llvm::Twine(width) + "-bit type");
+  };
+  if (width == 0)
+    return errorAt(valueOffset, "value of a 0-bit type");
   if (width <= 8) {
     uint8_t byte;
     if (auto err = cur.readByte(byte))
       return err;
+    if (!llvm::isUIntN(unsigned(width), byte))
+      return tooWide(llvm::Twine(unsigned(byte)));
     bits = byte;
     return Error::success();
   }
@@ -113,12 +111,19 @@ static Error readKnownWidthInt(ByteCursor &cur, uint64_t width,
     int64_t value;
     if (auto err = cur.readSignedVarInt(value))
       return err;
+    if (!llvm::isIntN(unsigned(width), value) &&
+        !llvm::isUIntN(unsigned(width), uint64_t(value)))
+      return tooWide(llvm::Twine(value));
     bits = uint64_t(value);
     return Error::success();
   }
   uint64_t numWords;
   if (auto err = cur.readCount(numWords, "APInt word"))
     return err;
+  if (numWords == 0 || numWords > llvm::divideCeil(width, 64))
+    return errorAt(valueOffset, llvm::Twine(numWords) +
+                                    " APInt words for a value of " +
+                                    llvm::Twine(width) + " bits");
   for (uint64_t i = 0; i < numWords; ++i) {
     int64_t ignored;
     if (auto err = cur.readSignedVarInt(ignored))
@@ -127,79 +132,22 @@ static Error readKnownWidthInt(ByteCursor &cur, uint64_t width,
   return Error::success();
 }
 
-/// Checks a DenseIntOrFPElements payload against its type the way
-/// DenseElementsAttr::isValidRawBuffer does, when the type is a builtin
-/// shaped type whose element storage width is known.
-static Error checkDensePayload(const BytecodeFile &file,
-                               const DecodedAttr &attr, uint64_t typeOffset) {
-  TypeCode code = file.typeCode(attr.typeIndex);
-  if (code == TypeCode::NotBuiltin || code == TypeCode::OtherBuiltin)
-    return Error::success();
-  std::optional<BuiltinTypeInfo> type = file.builtinType(attr.typeIndex);
-  if (!type || !type->ranked)
-    return errorAt(typeOffset, "type of a DenseIntOrFPElements attribute is "
-                               "not a ranked shaped type");
-  if (!type->numElements)
-    return errorAt(typeOffset, "type of a DenseIntOrFPElements attribute has "
-                               "a dynamic shape");
-  std::optional<uint64_t> width = file.denseElementBitWidth(type->elementType);
-  if (!width)
-    return Error::success();
-  uint64_t count = *type->numElements, size = attr.payload.size;
-  bool valid;
-  if (*width == 1) {
-    uint8_t first = size == 1 ? uint8_t(file.bytes()[attr.payload.offset]) : 1;
-    valid = first == 0 || first == 0xFF || size == llvm::divideCeil(count, 8);
-  } else if (*width == 0) {
-    valid = size == 0;
-  } else {
-    // A single element is a splat of any shape.
-    uint64_t bits = size * 8;
-    valid = bits == *width || (bits % *width == 0 && bits / *width == count);
-  }
-  if (!valid)
-    return errorAt(attr.payload.offset,
-                   "dense payload of " + llvm::Twine(size) +
-                       " bytes does not match " + llvm::Twine(count) +
-                       " elements of " + llvm::Twine(*width) + " bits");
-  return Error::success();
-}
-
-/// Checks a DenseArray payload: `denseArraySize` elements of a builtin
-/// integer or float type (one byte per i1).
-static Error checkDenseArray(const BytecodeFile &file, const DecodedAttr &attr,
-                             uint64_t typeOffset) {
-  TypeCode code = file.typeCode(attr.typeIndex);
-  std::optional<uint64_t> bytes = file.denseArrayElementBytes(attr.typeIndex);
-  if (!bytes &&
-      (code == TypeCode::NotBuiltin || code == TypeCode::OtherBuiltin))
-    return Error::success();
-  if (!bytes)
-    return errorAt(typeOffset, "element type of a DenseArray attribute is not "
-                               "an integer or float type");
-  uint64_t size = attr.payload.size, count = attr.denseArraySize;
-  if (*bytes == 0 ? size != 0 : (size % *bytes || size / *bytes != count))
-    return errorAt(attr.payload.offset,
-                   "dense array payload of " + llvm::Twine(size) +
-                       " bytes does not match " + llvm::Twine(count) +
-                       " elements of " + llvm::Twine(*bytes) + " bytes");
-  return Error::success();
-}
-
 /// DenseStringElements: a splat flag then one string per element (or one).
-/// MLIR sizes its string list from the type, so a bogus shape must not get
-/// that far.
-static Error checkDenseStrings(const BytecodeFile &file, ByteCursor &cur,
-                               uint64_t typeIndex, uint64_t typeOffset,
-                               bool &partial) {
+/// MLIR sizes its string list from the type, and the importer refuses a
+/// type with more elements than the entry has bytes, splat or not.
+static Error readDenseStrings(const BytecodeFile &file, ByteCursor &cur,
+                              uint64_t index, uint64_t typeIndex,
+                              uint64_t typeOffset) {
   std::optional<BuiltinTypeInfo> type = file.builtinType(typeIndex);
-  if (!type || type->code == TypeCode::OtherBuiltin) {
-    partial = true; // Not a type this decoder knows.
-    return Error::success();
-  }
-  if (!type->numElements)
+  if (!type || !type->boundedCount)
     return errorAt(typeOffset, "type of a DenseStringElements attribute is not "
                                "a static shaped type");
+  uint64_t entrySize = file.attributes()[index].encoding.size;
+  if (*type->numElements > entrySize)
+    return errorAt(typeOffset, "DenseStringElements type has " +
+                                   llvm::Twine(*type->numElements) +
+                                   " elements, more than the entry's " +
+                                   llvm::Twine(entrySize) + " bytes");
   uint64_t isSplat;
   if (auto err = cur.readVarInt(isSplat))
     return err;
@@ -216,11 +164,10 @@ static Error checkDenseStrings(const BytecodeFile &file, ByteCursor &cur,
   return Error::success();
 }
 
-/// Decodes builtin custom-encoded entry `index` into `out` (whose vectors
-/// must be empty and scalars default), or fails with "byte N: ...". `str`
-/// of entries that name a StringAttr is resolved by the caller.
-static Error decodeBuiltinEntry(const BytecodeFile &file, uint64_t index,
-                                DecodedAttr &out) {
+namespace aimodel::bytecode {
+
+Error decodeBuiltinAttrEntry(const BytecodeFile &file, uint64_t index,
+                             DecodedAttr &out) {
   const AttrTypeEntry &entry = file.attributes()[index];
   EntryReader in{ByteCursor(file, entry.encoding), file.attributes().size(),
                  file.types().size()};
@@ -229,12 +176,10 @@ static Error decodeBuiltinEntry(const BytecodeFile &file, uint64_t index,
   if (auto err = cur.readVarInt(code))
     return err;
   if (code > uint64_t(AttrKind::FileLineColRange)) {
-    out.kind = AttrKind::OtherBuiltin;
+    out.kind = AttrKind::OtherBuiltin; // Refused by classifyAttributes().
     return Error::success();
   }
   out.kind = AttrKind(code);
-  // Set when the tail of the entry is deliberately left undecoded.
-  bool partial = false;
   switch (out.kind) {
   case AttrKind::Array:
     if (auto err = in.attrList(out.elements))
@@ -280,21 +225,22 @@ static Error decodeBuiltinEntry(const BytecodeFile &file, uint64_t index,
     break;
   case AttrKind::Integer:
   case AttrKind::Float: {
-    uint64_t typeOffset = cur.offset();
+    uint64_t typeOffset = cur.offset(), width;
     if (auto err = in.type(out.typeIndex))
       return err;
-    std::optional<uint64_t> width;
     if (auto err = valueWidthOf(file, out.typeIndex,
                                 out.kind == AttrKind::Float, typeOffset, width))
       return err;
-    if (!width) {
-      partial = true;
-      break;
-    }
-    if (auto err = readKnownWidthInt(cur, *width, out.bits))
+    if (auto err = readKnownWidthInt(cur, width, out.bits))
       return err;
-    if (out.bits && out.kind == AttrKind::Float && *width < 64)
-      *out.bits &= (uint64_t(1) << *width) - 1;
+    // One value, one spelling: floats keep the bits of their width,
+    // integers wider than a byte are sign-extended from theirs.
+    if (out.bits && width < 64) {
+      if (out.kind == AttrKind::Float)
+        *out.bits &= (uint64_t(1) << width) - 1;
+      else if (width > 8)
+        *out.bits = uint64_t(llvm::SignExtend64(*out.bits, unsigned(width)));
+    }
     break;
   }
   case AttrKind::CallSiteLoc:
@@ -314,9 +260,14 @@ static Error decodeBuiltinEntry(const BytecodeFile &file, uint64_t index,
   case AttrKind::FileLineColRange: {
     if (auto err = in.attr(out.nameAttr))
       return err;
-    uint64_t count;
+    uint64_t countOffset = cur.offset(), count;
     if (auto err = cur.readCount(count, "line/column"))
       return err;
+    // MLIR builds no range from more than 4 values.
+    if (count > 4)
+      return errorAt(countOffset, llvm::Twine(count) +
+                                      " line/column values in a "
+                                      "FileLineColRange (at most 4)");
     out.elements.resize(count);
     for (uint64_t &value : out.elements)
       if (auto err = cur.readVarInt(value))
@@ -345,34 +296,26 @@ static Error decodeBuiltinEntry(const BytecodeFile &file, uint64_t index,
                                  "dialect resource handle"))
       return err;
     break;
-  case AttrKind::DenseArray: {
-    uint64_t typeOffset = cur.offset();
+  case AttrKind::DenseArray:
     if (auto err = in.type(out.typeIndex))
       return err;
     if (auto err = cur.readVarInt(out.denseArraySize))
       return err;
     if (auto err = in.blob(out.payload))
       return err;
-    if (auto err = checkDenseArray(file, out, typeOffset))
-      return err;
     break;
-  }
-  case AttrKind::DenseIntOrFPElements: {
-    uint64_t typeOffset = cur.offset();
+  case AttrKind::DenseIntOrFPElements:
     if (auto err = in.type(out.typeIndex))
       return err;
     if (auto err = in.blob(out.payload))
       return err;
-    if (auto err = checkDensePayload(file, out, typeOffset))
-      return err;
     break;
-  }
   case AttrKind::DenseStringElements: {
     uint64_t typeOffset = cur.offset();
     if (auto err = in.type(out.typeIndex))
       return err;
     if (auto err =
-            checkDenseStrings(file, cur, out.typeIndex, typeOffset, partial))
+            readDenseStrings(file, cur, index, out.typeIndex, typeOffset))
       return err;
     break;
   }
@@ -392,36 +335,78 @@ static Error decodeBuiltinEntry(const BytecodeFile &file, uint64_t index,
   default:
     break;
   }
-  if (!partial && !cur.empty())
+  if (!cur.empty())
     return cur.error("unexpected trailing bytes in builtin " +
                      attrKindName(out.kind) + " attribute entry " +
                      llvm::Twine(index));
   return Error::success();
 }
 
-Error Decoder::decodeBuiltinAttributes() {
+void appendAttrReferences(const BytecodeFile &file, const DecodedAttr &attr,
+                          std::vector<uint64_t> &refs) {
+  if (attr.kind != AttrKind::FileLineColRange) // raw numbers there
+    refs.insert(refs.end(), attr.elements.begin(), attr.elements.end());
+  for (const NamedAttrRef &named : attr.namedAttrs) {
+    refs.push_back(named.name);
+    refs.push_back(named.value);
+  }
+  for (uint64_t ref :
+       {attr.nameAttr, attr.childLoc, attr.callerLoc, attr.metadata})
+    if (ref != kNone)
+      refs.push_back(ref);
+  if (attr.typeIndex != kNone)
+    refs.push_back(file.attributes().size() + attr.typeIndex);
+}
+
+} // namespace aimodel::bytecode
+
+/// Kinds first: checking an entry's references needs the kinds of entries
+/// that come after it in the table.
+Error Decoder::classifyAttributes() {
   file.attrKinds_.resize(file.attributes_.size());
-  // One scratch entry whose vectors keep their capacity across entries.
-  DecodedAttr scratch;
   for (uint64_t i = 0; i < file.attributes_.size(); ++i) {
     const AttrTypeEntry &entry = file.attributes_[i];
     AttrKind &kind = file.attrKinds_[i];
     if (!entry.hasCustomEncoding) {
       kind = AttrKind::Asm;
-    } else if (entry.dialect != builtinDialect) {
-      kind = AttrKind::DialectOpaque;
-    } else {
-      std::vector<uint64_t> elements = std::move(scratch.elements);
-      std::vector<NamedAttrRef> namedAttrs = std::move(scratch.namedAttrs);
-      elements.clear();
-      namedAttrs.clear();
-      scratch = DecodedAttr();
-      scratch.elements = std::move(elements);
-      scratch.namedAttrs = std::move(namedAttrs);
-      if (auto err = decodeBuiltinEntry(file, i, scratch))
-        return err;
-      kind = scratch.kind;
+      continue;
     }
+    if (entry.dialect != builtinDialect) {
+      kind = AttrKind::DialectOpaque;
+      continue;
+    }
+    ByteCursor cur = cursor(entry.encoding);
+    uint64_t code;
+    if (auto err = cur.readVarInt(code))
+      return err;
+    // MLIR 22's builtin reader has no decoding for other codes.
+    if (code > uint64_t(AttrKind::FileLineColRange))
+      return errorAt(entry.encoding.offset,
+                     "unknown builtin attribute code " + llvm::Twine(code) +
+                         " in attribute entry " + llvm::Twine(i));
+    kind = AttrKind(code);
+  }
+  return Error::success();
+}
+
+Error Decoder::decodeBuiltinAttributes() {
+  // One scratch entry whose vectors keep their capacity across entries.
+  DecodedAttr scratch;
+  for (uint64_t i = 0; i < file.attributes_.size(); ++i) {
+    const AttrTypeEntry &entry = file.attributes_[i];
+    if (!entry.hasCustomEncoding || entry.dialect != builtinDialect)
+      continue;
+    std::vector<uint64_t> elements = std::move(scratch.elements);
+    std::vector<NamedAttrRef> namedAttrs = std::move(scratch.namedAttrs);
+    elements.clear();
+    namedAttrs.clear();
+    scratch = DecodedAttr();
+    scratch.elements = std::move(elements);
+    scratch.namedAttrs = std::move(namedAttrs);
+    if (auto err = decodeBuiltinAttrEntry(file, i, scratch))
+      return err;
+    if (auto err = checkBuiltinAttribute(file, i, scratch))
+      return err;
   }
   return Error::success();
 }
@@ -438,7 +423,7 @@ DecodedAttr BytecodeFile::decodedAttr(uint64_t index) const {
     break;
   }
   // Validated at open, so this cannot fail; stay safe regardless.
-  if (auto err = decodeBuiltinEntry(*this, index, attr)) {
+  if (auto err = decodeBuiltinAttrEntry(*this, index, attr)) {
     llvm::consumeError(std::move(err));
     DecodedAttr kindOnly;
     kindOnly.kind = attr.kind;

@@ -4,10 +4,11 @@
 // the MLIR 22 codes (mlir/IR/BuiltinDialectBytecode.td). MLIR's own reader
 // (used by the importer) trusts these bytes: a corrupt list count makes it
 // allocate without bound. So every entry is validated at open, like builtin
-// attributes: list counts against the bytes that remain, indices against
-// their tables, shapes (signed dims, INT64_MIN = dynamic, no other negative
-// dim, static element count within int64), no trailing bytes. Only the code
-// is kept; BytecodeFile::builtinType() decodes an entry again on demand.
+// attributes: known codes, list counts against the bytes that remain,
+// indices against their tables, shapes (signed dims, INT64_MIN = dynamic, no
+// other negative dim, static element count within int64), memref layouts
+// that MLIR can read as one, no trailing bytes. Only the code is kept;
+// BytecodeFile::builtinType() decodes an entry again on demand.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,11 +31,25 @@ constexpr uint64_t kMaxIntegerWidth = (uint64_t(1) << 24) - 1;
 struct TypeReader {
   ByteCursor cur;
   uint64_t numAttrs, numTypes;
-  Error attr() {
-    uint64_t index;
-    return cur.readIndex(index, numAttrs, "attribute");
+  std::vector<uint64_t> *refs; ///< optional: what the entry refers to
+  Error attr(uint64_t &index) {
+    if (auto err = cur.readIndex(index, numAttrs, "attribute"))
+      return err;
+    if (refs)
+      refs->push_back(index);
+    return Error::success();
   }
-  Error type(uint64_t &index) { return cur.readIndex(index, numTypes, "type"); }
+  Error attr() {
+    uint64_t ignored;
+    return attr(ignored);
+  }
+  Error type(uint64_t &index) {
+    if (auto err = cur.readIndex(index, numTypes, "type"))
+      return err;
+    if (refs)
+      refs->push_back(numAttrs + index);
+    return Error::success();
+  }
   Error typeList(const char *what) {
     uint64_t count, ignored;
     if (auto err = cur.readCount(count, what))
@@ -49,13 +64,14 @@ struct TypeReader {
     if (auto err = cur.readCount(out.rank, "shape dimension"))
       return err;
     out.ranked = true;
-    uint64_t count = 1;
-    bool isStatic = true;
+    uint64_t count = 1, bounded = 1;
+    bool isStatic = true, withinLimit = true;
     for (uint64_t i = 0; i < out.rank; ++i) {
       uint64_t dimOffset = cur.offset();
       int64_t dim;
       if (auto err = cur.readSignedVarInt(dim))
         return err;
+      out.shape.push_back(dim);
       if (dim == kDynamicDim && !positive) {
         isStatic = false;
         continue;
@@ -67,9 +83,29 @@ struct TypeReader {
           count > uint64_t(std::numeric_limits<int64_t>::max()))
         return errorAt(dimOffset, "static element count of a builtin shaped "
                                   "type overflows int64");
+      // The importer's bound, partial products included.
+      if (dim > 0 && bounded > kMaxElementCount / uint64_t(dim))
+        withinLimit = false;
+      bounded *= withinLimit ? uint64_t(dim) : 1;
     }
-    if (isStatic)
+    if (isStatic) {
       out.numElements = count;
+      out.boundedCount = withinLimit;
+    }
+    return Error::success();
+  }
+  /// MLIR reads a memref layout as a MemRefLayoutAttrInterface: of the
+  /// builtin attributes only affine maps and strided layouts are, and MLIR
+  /// stores both as text.
+  Error layout(const BytecodeFile &file) {
+    uint64_t offset = cur.offset(), index;
+    if (auto err = attr(index))
+      return err;
+    llvm::StringRef text = file.attrAsmText(index);
+    if (file.attrKind(index) != AttrKind::Asm ||
+        !(text.starts_with("affine_map<") || text.starts_with("strided<")))
+      return errorAt(offset, "memref layout (attribute " + llvm::Twine(index) +
+                                 ") is not an affine map or strided layout");
     return Error::success();
   }
 };
@@ -79,19 +115,24 @@ struct TypeReader {
 namespace aimodel::bytecode {
 
 Error decodeBuiltinTypeEntry(const BytecodeFile &file, uint64_t index,
-                             BuiltinTypeInfo &out) {
+                             BuiltinTypeInfo &out,
+                             std::vector<uint64_t> *refs) {
+  out.shape.clear(); // keeps its capacity across entries
+  llvm::SmallVector<int64_t, 4> shape = std::move(out.shape);
   out = BuiltinTypeInfo();
+  out.shape = std::move(shape);
   const AttrTypeEntry &entry = file.types()[index];
   TypeReader in{ByteCursor(file, entry.encoding), file.attributes().size(),
-                file.types().size()};
+                file.types().size(), refs};
   ByteCursor &cur = in.cur;
   uint64_t code;
   if (auto err = cur.readVarInt(code))
     return err;
-  if (code > uint64_t(TypeCode::VectorWithScalableDims)) {
-    out.code = TypeCode::OtherBuiltin; // Not an error: MLIR decides.
-    return Error::success();
-  }
+  // MLIR 22's builtin reader has no decoding for other codes.
+  if (code > uint64_t(TypeCode::VectorWithScalableDims))
+    return errorAt(entry.encoding.offset,
+                   "unknown builtin type code " + llvm::Twine(code) +
+                       " in type entry " + llvm::Twine(index));
   out.code = TypeCode(code);
   switch (out.code) {
   case TypeCode::Integer: {
@@ -139,7 +180,7 @@ Error decodeBuiltinTypeEntry(const BytecodeFile &file, uint64_t index,
       return err;
     if (auto err = in.type(out.elementType))
       return err;
-    if (auto err = in.attr()) // layout
+    if (auto err = in.layout(file))
       return err;
     break;
   case TypeCode::RankedTensor:
@@ -267,6 +308,12 @@ static std::optional<uint64_t> textualFloatWidth(const BytecodeFile &file,
       .Cases({"f6E2M3FN", "f6E3M2FN"}, 6)
       .Case("f4E2M1FN", 4)
       .Case("tf32", 19)
+      // Custom-encoded when MLIR writes them, but text parses all the same.
+      .Cases({"f16", "bf16"}, 16)
+      .Case("f32", 32)
+      .Case("f64", 64)
+      .Case("f80", 80)
+      .Case("f128", 128)
       .Default(std::nullopt);
 }
 

@@ -3,7 +3,9 @@
 // Internal to the bytecode reader: the Decoder fills a BytecodeFile section by
 // section. Split over BytecodeReader.cpp (container, tables, resources),
 // BytecodeIR.cpp (the IR walk), BuiltinAttrDecoder.cpp and
-// BuiltinTypeDecoder.cpp (builtin entries) and BytecodeFileMapping.cpp.
+// BuiltinTypeDecoder.cpp (builtin entries), BuiltinAttrChecks.cpp (what an
+// entry's referents must be) and EntryGraph.cpp (textual entries, reference
+// cycles and depth).
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,7 +37,12 @@ public:
                                   ResourceEntry &entry);
 
   // BuiltinAttrDecoder.cpp.
+  llvm::Error classifyAttributes();
   llvm::Error decodeBuiltinAttributes();
+
+  // EntryGraph.cpp.
+  llvm::Error checkTextualEntries();
+  llvm::Error checkEntryGraph();
 
   // BuiltinTypeDecoder.cpp.
   llvm::Error decodeBuiltinTypes();
@@ -56,9 +63,40 @@ public:
 };
 
 /// Decodes (validates) custom-encoded builtin type `index` into `out`, or
-/// fails with "byte N: ..." (BuiltinTypeDecoder.cpp).
+/// fails with "byte N: ...". With `refs`, appends the entries it refers to:
+/// attribute i as i, type j as numAttributes + j (BuiltinTypeDecoder.cpp).
 llvm::Error decodeBuiltinTypeEntry(const BytecodeFile &file, uint64_t index,
-                                   BuiltinTypeInfo &out);
+                                   BuiltinTypeInfo &out,
+                                   std::vector<uint64_t> *refs = nullptr);
+
+/// Decodes builtin custom-encoded attribute `index` into `out` (vectors
+/// empty, scalars default), checking its own bytes; `str` is left unresolved
+/// (BuiltinAttrDecoder.cpp).
+llvm::Error decodeBuiltinAttrEntry(const BytecodeFile &file, uint64_t index,
+                                   DecodedAttr &out);
+
+/// The entries decoded attribute `attr` refers to, numbered as for
+/// decodeBuiltinTypeEntry's `refs`.
+void appendAttrReferences(const BytecodeFile &file, const DecodedAttr &attr,
+                          std::vector<uint64_t> &refs);
+
+/// What the import demands of decoded builtin attribute `index` beyond its
+/// own bytes: referents of the right kind, payloads that match their types
+/// (BuiltinAttrChecks.cpp). Errors name the entry's offset.
+llvm::Error checkBuiltinAttribute(const BytecodeFile &file, uint64_t index,
+                                  const DecodedAttr &attr);
+
+/// True for String and StringWithType (what MLIR reads as a StringAttr).
+bool isStringKind(AttrKind kind);
+
+/// Whether the importer can use attribute `index` as an op or block
+/// argument location (BuiltinAttrChecks.cpp).
+bool usableAsLocation(const BytecodeFile &file, uint64_t index);
+
+/// The properties of `op` (natively encoded) as the importer decodes them
+/// when `op` is builtin.module (BuiltinAttrChecks.cpp).
+llvm::Error checkModuleProperties(const BytecodeFile &file,
+                                  const Operation &op);
 
 } // namespace aimodel::bytecode
 

@@ -376,10 +376,15 @@ Error IRWalker::parseBlockHeader(RegionWalk &walk) {
       return err;
     if (arg.type >= file.types_.size())
       return errorAt(typeOffset, "block argument type index out of range");
+    uint64_t locOffset = cur.offset();
     if (hasLoc)
       if (auto err = cur.readIndex(arg.location, file.attributes_.size(),
                                    "block argument location"))
         return err;
+    if (hasLoc && !usableAsLocation(file, arg.location))
+      return errorAt(locOffset, "block argument location (attribute " +
+                                    llvm::Twine(arg.location) +
+                                    ") is not a location attribute");
   }
   file.blocks_[blockIndex].arguments = std::move(args);
   if (auto err =
@@ -442,10 +447,19 @@ Error IRWalker::parseOp(RegionWalk &walk, uint32_t &opIndex,
   if (auto err =
           cur.readIndex(op.location, file.attributes_.size(), "location"))
     return err;
-  if (mask & kHasAttrs)
+  if (!usableAsLocation(file, op.location))
+    return errorAt(op.offset, "location (attribute " +
+                                  llvm::Twine(op.location) +
+                                  ") is not a location attribute");
+  if (mask & kHasAttrs) {
     if (auto err = cur.readIndex(op.attrDict, file.attributes_.size(),
                                  "attribute dictionary"))
       return err;
+    if (file.attrKinds_[op.attrDict] != AttrKind::Dictionary)
+      return errorAt(op.offset, "attribute dictionary (attribute " +
+                                    llvm::Twine(op.attrDict) +
+                                    ") is not a dictionary");
+  }
   if (mask & kHasProperties) {
     // Both forms are an index into the Properties section. A registered op
     // stores its dialect's native encoding there; an unregistered one stores
@@ -456,6 +470,8 @@ Error IRWalker::parseOp(RegionWalk &walk, uint32_t &opIndex,
     op.propertiesBlob = file.properties_[op.propertiesIndex];
     if (file.opNames_[nameIndex].isRegistered) {
       op.propertiesForm = PropertiesForm::Native;
+      if (auto err = checkModuleProperties(file, op))
+        return err;
     } else {
       op.propertiesForm = PropertiesForm::Attribute;
       ByteCursor blob = decoder.cursor(op.propertiesBlob);
@@ -552,6 +568,11 @@ Error IRWalker::parseOp(RegionWalk &walk, uint32_t &opIndex,
 namespace aimodel::bytecode {
 Error Decoder::decodeIR(Span section) {
   IRWalker walker(*this);
-  return walker.run(section);
+  if (auto err = walker.run(section))
+    return err;
+  // As MLIR's tools, the importer needs an operation to hand back.
+  if (file.blocks_[0].operations.empty())
+    return errorAt(section.offset, "the file holds no operation");
+  return Error::success();
 }
 } // namespace aimodel::bytecode

@@ -85,9 +85,17 @@ Error Decoder::decode() {
     if (auto err =
             decodeResources(find(kResourceOffsetSection)->data, res->data))
       return err;
+  // Attribute kinds first: type entries (memref layouts) and attribute
+  // entries are checked against the kinds of what they refer to.
+  if (auto err = classifyAttributes())
+    return err;
   if (auto err = decodeBuiltinTypes())
     return err;
   if (auto err = decodeBuiltinAttributes())
+    return err;
+  if (auto err = checkTextualEntries())
+    return err;
+  if (auto err = checkEntryGraph())
     return err;
   if (auto err = decodeProperties(find(kPropertiesSection)->data))
     return err;

@@ -20,8 +20,17 @@
 // resource blob (blobData() decodes a blob's header on demand), builtin
 // attributes and types are validated at open but kept as one kind/code byte
 // each (decodedAttr() and builtinType() decode again), and per-op lists share
-// flat arrays. Validation covers what MLIR's own builtin reader trusts: list
-// counts, indices, shapes, and dense payload sizes against their types.
+// flat arrays.
+//
+// One validation: open() refuses everything the MLIR import (ir/) would
+// refuse, so a file is readable or not whichever command reads it. Checked
+// at open: list counts, indices, shapes, dense payloads and values against
+// their types, that references have the kind MLIR's builtin reader demands
+// (names are strings, locations are locations, ...), unknown builtin codes,
+// reference cycles and chains longer than kMaxEntryDepth, attribute
+// dictionaries of ops, and builtin.module properties. Not checked: that
+// textual (asm) entries parse, which needs MLIR's parser (only their
+// bracket nesting and NULs are), and blob headers (see blobData()).
 //
 // Bad input never crashes: every failure is an llvm::Error whose message is
 // "byte <offset>: <what>" with the absolute offset in the file.
@@ -61,6 +70,15 @@ struct Span {
 /// Marks an absent index (location, attribute, type, parent, ...).
 inline constexpr uint64_t kNone = ~uint64_t(0);
 inline constexpr uint32_t kNoIndex = ~uint32_t(0);
+
+/// Longest chain of attribute/type entries referring to each other that
+/// open() accepts (the importer's recursion bound): consumers may recurse
+/// over references this deep. Reference cycles are refused too.
+inline constexpr unsigned kMaxEntryDepth = 256;
+/// Largest element count of a dense or sparse attribute's type, and of a
+/// DenseArray, that open() accepts (the importer's bound; also, every
+/// partial product of the dims stays below it).
+inline constexpr uint64_t kMaxElementCount = uint64_t(1) << 48;
 
 /// Section ids (upstream mlir/Bytecode/Encoding.h).
 enum SectionId : uint8_t {
@@ -123,7 +141,7 @@ enum class AttrKind : uint8_t {
   SparseElements = 20,      ///< kept opaque (only typeIndex decoded)
   Distinct = 21,
   FileLineColRange = 22, ///< MLIR 22: non-point file ranges
-  OtherBuiltin,          ///< builtin, custom-encoded, unknown code
+  OtherBuiltin,          ///< unknown code: refused at open, never seen
   Asm,           ///< any dialect, stored as textual assembly (see asmText)
   DialectOpaque, ///< custom-encoded by a non-builtin dialect: not decoded
 };
@@ -154,7 +172,7 @@ enum class TypeCode : uint8_t {
   UnrankedTensor = 18,
   Vector = 19,
   VectorWithScalableDims = 20,
-  OtherBuiltin = 0xFE, ///< builtin, custom-encoded, unknown code
+  OtherBuiltin = 0xFE, ///< unknown code: refused at open, never seen
   NotBuiltin = 0xFF,   ///< textual, or another dialect's entry
 };
 
@@ -169,6 +187,9 @@ struct BuiltinTypeInfo {
   uint64_t rank = 0;
   /// Ranked types with no dynamic dim: the element count (fits in int64).
   std::optional<uint64_t> numElements;
+  /// Static, and no partial product of the dims exceeds kMaxElementCount.
+  bool boundedCount = false;
+  llvm::SmallVector<int64_t, 4> shape; ///< ranked types: the dims
 };
 
 /// A dictionary member: both are attribute indices (name is a StringAttr).
@@ -364,7 +385,8 @@ public:
   /// xxh3 of (xxh3(dialect name), custom flag, xxh3(bytes)) of an entry:
   /// equal hashes mean the entries can be exchanged between files without
   /// being understood (as long as the tables they refer to agree). Computed
-  /// on demand.
+  /// on demand. The bytes embed table indices: for identity across files
+  /// use StructuralHasher (StructuralHash.h).
   uint64_t attrContentHash(uint64_t index) const;
   uint64_t typeContentHash(uint64_t index) const;
   llvm::StringRef attrDialectName(uint64_t index) const;

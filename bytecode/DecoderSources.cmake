@@ -2,9 +2,12 @@
 # project root, in one list shared by the main build and the fuzzer's
 # standalone clang build.
 set(AIMODEL_DECODER_SOURCES
+  bytecode/BuiltinAttrChecks.cpp
   bytecode/BuiltinAttrDecoder.cpp
   bytecode/BuiltinTypeDecoder.cpp
   bytecode/BytecodeIR.cpp
   bytecode/BytecodeReader.cpp
+  bytecode/EntryGraph.cpp
+  bytecode/StructuralHash.cpp
   support/SafeFile.cpp
 )

@@ -4,10 +4,11 @@
 // Feeds arbitrary bytes to aimodel::bytecode::BytecodeFile::fromBuffer. Bad
 // input must come back as an llvm::Error (consumed here); good input is then
 // walked completely — every operation, block, region, decoded attribute,
-// nested location, string and byte span — so that AddressSanitizer sees any
-// offset or index the decoder got wrong. Indices and spans the decoder hands
-// out are also checked against the documented contract (an index is valid or
-// kNone / kNoIndex; a span lies inside the file): a violation aborts with a
+// nested location, string, byte span and structural hash — so that
+// AddressSanitizer sees any offset or index the decoder got wrong (and a
+// reference cycle would overflow the stack). Indices and spans the decoder
+// hands out are also checked against the documented contract (an index is valid
+// or kNone / kNoIndex; a span lies inside the file): a violation aborts with a
 // message, which libFuzzer reports as a crash.
 //
 // The buffer wraps libFuzzer's own exact-size copy of the input (no NUL
@@ -19,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bytecode/BytecodeReader.h"
+#include "bytecode/StructuralHash.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -363,6 +365,13 @@ void Toucher::run() {
   touchAttributes();
   touchIR();
   touchResources();
+  // The structural hash recurses over references: open() must have bounded
+  // them (no cycle, no chain deeper than kMaxEntryDepth).
+  StructuralHasher hasher(file);
+  for (uint64_t i = 0, e = file.attributes().size(); i < e; ++i)
+    acc += hasher.attribute(i);
+  for (uint64_t i = 0, e = file.types().size(); i < e; ++i)
+    acc += hasher.type(i);
   gSink = gSink + acc;
 }
 
