@@ -1,7 +1,6 @@
 //===- IRImport.cpp - Decoded bytecode as an MLIR module ------------------===//
 
 #include "ir/IRImporter.h"
-#include "support/SafeFile.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
@@ -9,45 +8,9 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
-#include "mlir/Parser/Parser.h"
-
-#include "llvm/Support/SourceMgr.h"
 
 using namespace aimodel;
 using namespace aimodel::ir::detail;
-
-/// Deeper than this, text is refused before MLIR's parser sees it.
-static constexpr unsigned kMaxTextNesting = 1000;
-
-/// MLIR's text parser recurses once per nesting level and overflows the
-/// stack long before it would report an error; measure first. Strings and
-/// comments are skipped. Returns the line of the first excessive level.
-static std::optional<unsigned> findDeepNesting(llvm::StringRef text,
-                                               unsigned maxDepth) {
-  unsigned depth = 0, line = 1;
-  for (size_t i = 0, e = text.size(); i < e; ++i) {
-    char c = text[i];
-    if (c == '\n') {
-      ++line;
-    } else if (c == '"') {
-      for (++i; i < e && text[i] != '"'; ++i)
-        if (text[i] == '\\')
-          ++i;
-        else if (text[i] == '\n')
-          ++line;
-    } else if (c == '/' && i + 1 < e && text[i + 1] == '/') {
-      while (i < e && text[i] != '\n')
-        ++i;
-      --i;
-    } else if (c == '(' || c == '[' || c == '{' || c == '<') {
-      if (++depth > maxDepth)
-        return line;
-    } else if ((c == ')' || c == ']' || c == '}' || c == '>') && depth > 0) {
-      --depth;
-    }
-  }
-  return std::nullopt;
-}
 
 //===----------------------------------------------------------------------===//
 // Importer
@@ -102,7 +65,7 @@ static T parseAsm(Importer &importer, Span encoding, llvm::StringRef text,
                                             diagnostic = d.str();
                                           return success();
                                         });
-  if (std::optional<unsigned> line = findDeepNesting(text, kMaxTextNesting)) {
+  if (findDeepNesting(text, kMaxTextNesting)) {
     importer.fail(llvm::formatv("byte {0}: textual entry nests deeper than "
                                 "{1} brackets",
                                 encoding.offset, kMaxTextNesting));
@@ -235,6 +198,7 @@ mlir::Attribute Importer::decodeAttribute(uint64_t index) {
       return {};
     SpanReader reader(*this, entry.encoding);
     mlir::Attribute result = builtinBytecode->readAttribute(reader);
+    pendingErrorOffset.reset();
     if (!result)
       fail(llvm::formatv("byte {0}: cannot decode builtin attribute {1}",
                          entry.encoding.offset, index));
@@ -258,6 +222,7 @@ mlir::Type Importer::decodeType(uint64_t index) {
   if (dialect == "builtin") {
     SpanReader reader(*this, entry.encoding);
     mlir::Type result = builtinBytecode->readType(reader);
+    pendingErrorOffset.reset();
     if (!result)
       fail(llvm::formatv("byte {0}: cannot decode builtin type {1}",
                          entry.encoding.offset, index));
@@ -313,10 +278,7 @@ mlir::Location Importer::location(uint64_t index) {
     return loc;
   // A private dialect's location (e.g. Core AI's versioned locations): keep
   // its identity visible without understanding it.
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  attr.print(os);
-  return mlir::NameLoc::get(mlir::StringAttr::get(&context, text));
+  return ir::makePrivateLocation(attr);
 }
 
 mlir::Value Importer::operand(const ValueRef &ref) {
@@ -404,24 +366,67 @@ mlir::Operation *Importer::createOperation(uint32_t index) {
   return created;
 }
 
-/// The single top-level op of `block`, or a builtin.module holding several,
-/// as MLIR's own tools present a file.
-static llvm::Expected<mlir::OwningOpRef<mlir::Operation *>>
-takeTopLevel(mlir::Block &block, mlir::MLIRContext &context) {
+/// The file's top-level ops in a builtin.module (MLIR's tools read several
+/// ops, and PassManager runs, only so), with the entry maps.
+llvm::Expected<ir::ImportedModule> Importer::takeTopLevel(mlir::Block &block) {
   if (block.empty())
     return llvm::createStringError("the file holds no operation");
-  if (std::next(block.begin()) == block.end()) {
-    mlir::Operation *top = &block.front();
-    top->remove();
-    return mlir::OwningOpRef<mlir::Operation *>(top);
+  ir::ImportedModule result;
+  auto single = std::next(block.begin()) == block.end()
+                    ? llvm::dyn_cast<mlir::ModuleOp>(block.front())
+                    : mlir::ModuleOp();
+  if (single) {
+    single->remove();
+    result.module = single;
+    blocks[0] = nullptr;
+  } else {
+    result.addedModule = std::next(block.begin()) == block.end();
+    result.module = mlir::ModuleOp::create(mlir::UnknownLoc::get(&context));
+    mlir::Block *body = result.module->getBody();
+    body->getOperations().splice(body->end(), block.getOperations());
+    blocks[0] = body;
   }
-  auto module = mlir::ModuleOp::create(mlir::UnknownLoc::get(&context));
-  module.getBody()->getOperations().splice(module.getBody()->end(),
-                                           block.getOperations());
-  return mlir::OwningOpRef<mlir::Operation *>(module.getOperation());
+  result.ops = std::move(ops);
+  result.attributes = std::move(attrs);
+  result.types = std::move(types);
+  result.blocks = std::move(blocks);
+  return result;
 }
 
-llvm::Expected<mlir::OwningOpRef<mlir::Operation *>> Importer::run() {
+/// The message of a diagnostic MLIR's builtin reader raised. Attributes and
+/// types in it are printed only when small: a damaged file can make them
+/// print without end.
+static std::string diagnosticText(mlir::Diagnostic &diagnostic) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (const mlir::DiagnosticArgument &arg : diagnostic.getArguments()) {
+    switch (arg.getKind()) {
+    case mlir::DiagnosticArgument::DiagnosticArgumentKind::Attribute:
+      os << boundedText(arg.getAsAttribute());
+      break;
+    case mlir::DiagnosticArgument::DiagnosticArgumentKind::Type:
+      os << boundedText(arg.getAsType());
+      break;
+    default:
+      arg.print(os);
+    }
+  }
+  return text;
+}
+
+mlir::LogicalResult Importer::onDiagnostic(mlir::Diagnostic &diagnostic) {
+  // Only what SpanReader::emitError raised; other diagnostics (the value
+  // checks before MLIR sees an entry) go on to the context's silent handler.
+  if (!pendingErrorOffset)
+    return failure();
+  std::string text = diagnosticText(diagnostic);
+  fail(llvm::formatv("byte {0}: {1}", *pendingErrorOffset,
+                     text.empty() ? "cannot decode" : text));
+  pendingErrorOffset.reset();
+  return success();
+}
+
+llvm::Expected<ir::ImportedModule> Importer::run() {
   // Blocks first: successors may name blocks that come later.
   for (const Block &block : file.blocks()) {
     referrerOffset =
@@ -461,76 +466,61 @@ llvm::Expected<mlir::OwningOpRef<mlir::Operation *>> Importer::run() {
     return llvm::createStringError(error.c_str());
   if (!root)
     return llvm::createStringError("the file holds no operation");
-  return takeTopLevel(*root, context);
+  return takeTopLevel(*root);
 }
 
 //===----------------------------------------------------------------------===//
 // Public entry points
 //===----------------------------------------------------------------------===//
 
-std::unique_ptr<mlir::MLIRContext> aimodel::ir::makeImportContext() {
-  auto context = std::make_unique<mlir::MLIRContext>(
-      mlir::MLIRContext::Threading::DISABLED);
-  context->allowUnregisteredDialects();
-  context->getOrLoadDialect<mlir::BuiltinDialect>();
-  // Diagnostics are collected by the importer; keep MLIR quiet otherwise.
-  context->getDiagEngine().registerHandler(
-      [](mlir::Diagnostic &) { return success(); });
-  return context;
-}
-
-llvm::Expected<mlir::OwningOpRef<mlir::Operation *>>
+llvm::Expected<ir::ImportedModule>
 aimodel::ir::importBytecode(const BytecodeFile &file,
                             mlir::MLIRContext &context,
                             const ImportOptions &options) {
   return Importer(file, context, options).run();
 }
 
-llvm::Expected<mlir::OwningOpRef<mlir::Operation *>>
-aimodel::ir::loadIR(llvm::StringRef path, mlir::MLIRContext &context,
-                    std::unique_ptr<BytecodeFile> &file,
-                    const ImportOptions &options) {
-  // Never blocks on a FIFO or device, never reads one forever.
-  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      support::mapRegularFile(path);
-  if (!buffer)
-    return buffer.takeError();
-  if (looksLikeBytecode((*buffer)->getBuffer())) {
-    llvm::Expected<std::unique_ptr<BytecodeFile>> decoded =
-        BytecodeFile::fromBuffer(std::move(*buffer));
-    if (!decoded)
-      return decoded.takeError();
-    file = std::move(*decoded);
-    return importBytecode(*file, context, options);
+/// Tags the OpaqueLocs made by makePrivateLocation.
+static mlir::TypeID privateLocationID() {
+  static mlir::SelfOwningTypeID id;
+  return id;
+}
+
+mlir::Location aimodel::ir::makePrivateLocation(mlir::Attribute attr) {
+  std::string text;
+  if (llvm::isa<mlir::OpaqueAttr>(attr)) {
+    llvm::raw_string_ostream os(text);
+    attr.print(os);
+  } else {
+    text = boundedText(attr, 4096);
   }
-  std::string diagnostic;
-  mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
-    if (!diagnostic.empty() ||
-        d.getSeverity() != mlir::DiagnosticSeverity::Error)
-      return success();
-    diagnostic = d.str();
-    if (auto at = llvm::dyn_cast<mlir::FileLineColLoc>(d.getLocation()))
-      diagnostic = llvm::formatv("line {0}:{1}: {2}", at.getLine(),
-                                 at.getColumn(), diagnostic);
-    return success();
+  mlir::MLIRContext *context = attr.getContext();
+  // Attributes are uniqued in the context: the pointer lives as long.
+  return mlir::OpaqueLoc::get(
+      reinterpret_cast<uintptr_t>(attr.getAsOpaquePointer()),
+      privateLocationID(),
+      mlir::NameLoc::get(mlir::StringAttr::get(context, text)));
+}
+
+mlir::Attribute aimodel::ir::privateLocationAttr(mlir::Location loc) {
+  auto opaque = llvm::dyn_cast<mlir::OpaqueLoc>(loc);
+  if (!opaque || opaque.getUnderlyingTypeID() != privateLocationID())
+    return {};
+  return mlir::Attribute::getFromOpaquePointer(
+      reinterpret_cast<const void *>(opaque.getUnderlyingLocation()));
+}
+
+void aimodel::ir::privateLocationsToNameLocs(mlir::Operation *root) {
+  auto fallback = [](mlir::Location loc) -> mlir::Location {
+    if (isPrivateLocation(loc))
+      return llvm::cast<mlir::OpaqueLoc>(loc).getFallbackLocation();
+    return loc;
+  };
+  root->walk([&](mlir::Operation *op) {
+    op->setLoc(fallback(op->getLoc()));
+    for (mlir::Region &region : op->getRegions())
+      for (mlir::Block &block : region)
+        for (mlir::BlockArgument arg : block.getArguments())
+          arg.setLoc(fallback(arg.getLoc()));
   });
-  if (std::optional<unsigned> line =
-          findDeepNesting((*buffer)->getBuffer(), kMaxTextNesting))
-    return llvm::createStringError(
-        "line %u: nests deeper than %u brackets and regions", *line,
-        kMaxTextNesting);
-  // MLIR's lexer relies on a NUL after the text, which a mapping lacks.
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy((*buffer)->getBuffer(), path),
-      llvm::SMLoc());
-  mlir::ParserConfig config(&context, /*verifyAfterParse=*/false);
-  // As MLIR's tools read text: top-level ops other than a single module go
-  // into an implicit one (which is also what their bytecode then holds).
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
-  if (!module)
-    return llvm::createStringError("not MLIR bytecode, and not MLIR text: %s",
-                                   diagnostic.c_str());
-  return mlir::OwningOpRef<mlir::Operation *>(module.release().getOperation());
 }

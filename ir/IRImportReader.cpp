@@ -20,7 +20,9 @@ uint64_t SpanReader::getBytecodeVersion() const {
 }
 
 mlir::InFlightDiagnostic SpanReader::emitError(const llvm::Twine &msg) const {
-  importer.fail(llvm::formatv("byte {0}: {1}", cursor.offset(), msg.str()));
+  // MLIR streams most of the message into the result:
+  // Importer::onDiagnostic records it when the diagnostic is reported.
+  importer.pendingErrorOffset = cursor.offset();
   return mlir::emitError(mlir::UnknownLoc::get(&importer.context), msg);
 }
 
@@ -82,6 +84,10 @@ SpanReader::readAPIntWithKnownWidth(unsigned width) {
     int64_t value;
     if (mlir::failed(check(cursor.readSignedVarInt(value))))
       return failure();
+    // MLIR writes the zero-extended bits (-1 : i32 as 0xFFFFFFFF); accept
+    // the sign-extended spelling too.
+    if (llvm::isUIntN(width, uint64_t(value)))
+      return llvm::APInt(width, uint64_t(value), /*isSigned=*/false);
     if (!llvm::isIntN(width, value))
       return emitError("value does not fit its " + llvm::Twine(width) +
                        "-bit type"),

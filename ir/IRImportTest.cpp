@@ -114,6 +114,9 @@ TEST(IRImport, DamagedInputsFailCleanly) {
         EXPECT_TRUE(message.empty() ||
                     message.find("byte ") != std::string::npos)
             << file << " flipped at " << at << ": " << message;
+        // Every error says what is wrong, not only where.
+        EXPECT_FALSE(llvm::StringRef(message).rtrim().ends_with(":"))
+            << file << " flipped at " << at << ": " << message;
       }
     }
     // Most flips land in names, numbers and locations and still import:

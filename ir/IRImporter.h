@@ -14,11 +14,13 @@
 #include "mlir/Bytecode/BytecodeImplementation.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/Diagnostics.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/xxhash.h"
 
 #include <map>
+#include <optional>
 
 namespace aimodel::ir::detail {
 
@@ -28,6 +30,23 @@ using mlir::success;
 
 /// Attribute and type entries refer to each other by index; bound the chain.
 inline constexpr unsigned kMaxAttrDepth = 256;
+
+/// Deeper than this, text is refused before MLIR's parser sees it.
+inline constexpr unsigned kMaxTextNesting = 1000;
+
+/// MLIR's text parser and printer recurse once per nesting level and
+/// overflow the stack long before they would report an error; measure
+/// first. Counts brackets, and for each alias reference (`#a`, `!t`) the
+/// depth of the alias's own definition, so chains of aliases count as the
+/// nesting they build. Strings and comments are skipped. Returns the line
+/// and a description of the first excess.
+std::optional<std::pair<unsigned, std::string>>
+findDeepNesting(llvm::StringRef text, unsigned maxDepth);
+
+/// The text of `attr` (or `type`), or a stand-in naming its kind when it
+/// would print more than `maxBytes` or nest too deep (IRPrintBudget.cpp).
+std::string boundedText(mlir::Attribute attr, uint64_t maxBytes = 256);
+std::string boundedText(mlir::Type type, uint64_t maxBytes = 256);
 
 class Importer;
 
@@ -101,13 +120,16 @@ public:
            const ir::ImportOptions &options)
       : file(file), context(context), options(options),
         attrs(file.attributes().size()), types(file.types().size()),
-        attrBusy(file.attributes().size()), typeBusy(file.types().size()) {
+        attrBusy(file.attributes().size()), typeBusy(file.types().size()),
+        diagnostics(&context, [this](mlir::Diagnostic &diagnostic) {
+          return onDiagnostic(diagnostic);
+        }) {
     auto *builtin = context.getOrLoadDialect<mlir::BuiltinDialect>();
     builtinBytecode =
         builtin->getRegisteredInterface<mlir::BytecodeDialectInterface>();
   }
 
-  llvm::Expected<mlir::OwningOpRef<mlir::Operation *>> run();
+  llvm::Expected<ir::ImportedModule> run();
 
   mlir::Attribute attribute(uint64_t index);
   mlir::Type type(uint64_t index);
@@ -118,6 +140,14 @@ public:
     if (error.empty())
       error = message.str();
   }
+
+  /// The first error, or "".
+  const std::string &firstError() const { return error; }
+
+  /// Where the diagnostic that SpanReader::emitError is building was raised:
+  /// MLIR streams the message into it after the call, so it is recorded
+  /// when reported (onDiagnostic).
+  std::optional<uint64_t> pendingErrorOffset;
 
   const BytecodeFile &file;
   mlir::MLIRContext &context;
@@ -140,6 +170,8 @@ private:
   mlir::Location location(uint64_t index);
   mlir::Operation *createOperation(uint32_t index);
   mlir::Value operand(const ValueRef &ref);
+  llvm::Expected<ir::ImportedModule> takeTopLevel(mlir::Block &block);
+  mlir::LogicalResult onDiagnostic(mlir::Diagnostic &diagnostic);
 
   const mlir::BytecodeDialectInterface *builtinBytecode = nullptr;
   std::vector<mlir::Attribute> attrs;
@@ -156,6 +188,7 @@ private:
   /// defining op index, result number.
   std::vector<std::tuple<mlir::Operation *, uint32_t, uint32_t>> forwardRefs;
   std::string error;
+  mlir::ScopedDiagnosticHandler diagnostics;
 };
 
 } // namespace aimodel::ir::detail
