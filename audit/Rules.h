@@ -24,20 +24,29 @@ struct Rule {
   llvm::StringLiteral name; ///< "hash-mismatch"
   Severity severity;        ///< default severity
   llvm::StringLiteral summary;
+  llvm::StringLiteral help; ///< what to do about it
 };
 
 namespace rules {
 extern const Rule MissingProducer;
+extern const Rule LegacyDebugLocation;
 extern const Rule HashMismatch;
 extern const Rule MissingFile;
 extern const Rule UnreadableMetadata;
+extern const Rule UnreadableIR;
+extern const Rule DebugPayload;
+extern const Rule CompiledBundle;
 extern const Rule UnexpectedFile;
 extern const Rule Symlink;
 extern const Rule UnknownAssetVersion;
+extern const Rule UnverifiedLocation;
 } // namespace rules
 
 /// Every rule, ordered by ID.
 llvm::ArrayRef<const Rule *> allRules();
+
+/// The rule with ID `id` ("AIM002"), or null.
+const Rule *findRule(llvm::StringRef id);
 
 } // namespace aimodel::audit
 

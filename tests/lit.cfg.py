@@ -5,7 +5,7 @@ import lit.formats
 config.name = "aimodel"
 # bash, so RUN lines may loop over corpus files.
 config.test_format = lit.formats.ShTest(execute_external=True)
-config.suffixes = [".test"]
+config.suffixes = [".test", ".mlir"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.aimodel_obj_root, "tests")
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
@@ -26,5 +26,7 @@ if os.path.isdir(os.path.join(config.aimodel_shared_dir, "corpus")):
     config.available_features.add("shared-corpus")
 
 import shutil
+if shutil.which("pre-commit") and shutil.which("git"):
+    config.available_features.add("pre-commit")
 if shutil.which("script"):
     config.available_features.add("script")

@@ -1,0 +1,32 @@
+//===- Findings.h - What an IR rule pass reports ----------------*- C++ -*-===//
+//
+// A pass reports to a sink when a caller (the audit) wants structured
+// findings, and as MLIR diagnostics otherwise (aimodel-opt), with the same
+// words either way.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AIMODEL_MLIR_PASSES_FINDINGS_H
+#define AIMODEL_MLIR_PASSES_FINDINGS_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace aimodel::passes {
+
+struct IRFinding {
+  std::string ruleId; ///< "AIM002"
+  std::string message;
+  uint64_t ops = 0;            ///< ops concerned
+  uint64_t blockArguments = 0; ///< block arguments concerned
+  std::vector<std::string> examples;
+};
+
+using FindingSink = std::function<void(IRFinding)>;
+
+} // namespace aimodel::passes
+
+#endif // AIMODEL_MLIR_PASSES_FINDINGS_H

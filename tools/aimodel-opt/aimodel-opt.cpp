@@ -1,0 +1,118 @@
+//===- aimodel-opt.cpp - Run aimodel's IR passes on any Core AI IR --------===//
+//
+// mlir-opt cannot open Apple's private-dialect bytecode; this driver reads
+// through the project's own reader (ir::loadIR: bytecode of any dialect, or
+// MLIR text), runs a pass pipeline on the module and prints it. Diagnostics,
+// the IR rule passes' findings among them, go to stderr.
+//
+// Exit codes: 0 done, 1 a pass failed, 2 usage or input error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ir/IRImport.h"
+#include "mlir-passes/Passes.h"
+#include "support/PathText.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace aimodel;
+
+static llvm::cl::opt<std::string> inputPath(llvm::cl::Positional,
+                                            llvm::cl::desc("<input file>"),
+                                            llvm::cl::Required);
+static llvm::cl::opt<std::string>
+    outputPath("o", llvm::cl::desc("Output file (default: stdout)"),
+               llvm::cl::value_desc("file"), llvm::cl::init("-"));
+
+/// "error: message", with the location first when it says where.
+static void printDiagnostic(mlir::Diagnostic &diag) {
+  llvm::raw_ostream &os = llvm::errs();
+  if (!llvm::isa<mlir::UnknownLoc>(diag.getLocation()))
+    os << diag.getLocation() << ": ";
+  switch (diag.getSeverity()) {
+  case mlir::DiagnosticSeverity::Error:
+    os << "error: ";
+    break;
+  case mlir::DiagnosticSeverity::Warning:
+    os << "warning: ";
+    break;
+  case mlir::DiagnosticSeverity::Remark:
+    os << "remark: ";
+    break;
+  case mlir::DiagnosticSeverity::Note:
+    os << "note: ";
+    break;
+  }
+  os << diag << "\n";
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  mlir::registerAsmPrinterCLOptions();
+  mlir::registerMLIRContextCLOptions();
+  mlir::registerPassManagerCLOptions();
+  passes::registerPasses();
+  mlir::PassPipelineCLParser pipeline("", "Passes to run");
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv,
+      "aimodel-opt: run aimodel's IR passes on Core AI bytecode (any "
+      "dialect) or MLIR text\n");
+
+  auto context = ir::makeImportContext();
+  mlir::ScopedDiagnosticHandler handler(context.get(),
+                                        [](mlir::Diagnostic &diag) {
+                                          printDiagnostic(diag);
+                                          return mlir::success();
+                                        });
+  auto inputError = [&](llvm::Error error) {
+    llvm::errs() << "aimodel-opt: error: " << support::printablePath(inputPath)
+                 << ": " << llvm::toString(std::move(error)) << "\n";
+    return 2;
+  };
+
+  std::unique_ptr<bytecode::BytecodeFile> file;
+  llvm::Expected<ir::ImportedModule> imported = ir::loadIR(
+      inputPath, *context, file, ir::ImportOptions{/*withResourceData=*/false});
+  if (!imported)
+    return inputError(imported.takeError());
+
+  mlir::PassManager pm(context.get());
+  if (mlir::failed(mlir::applyPassManagerCLOptions(pm)))
+    return 2;
+  auto pipelineError = [](const llvm::Twine &message) {
+    llvm::errs() << "aimodel-opt: error: " << message << "\n";
+    return mlir::failure();
+  };
+  if (mlir::failed(pipeline.addToPipeline(pm, pipelineError)))
+    return 2;
+  if (mlir::failed(pm.run(*imported->module)))
+    return 1;
+
+  std::string error;
+  auto output = mlir::openOutputFile(outputPath, &error);
+  if (!output) {
+    llvm::errs() << "aimodel-opt: error: " << error << "\n";
+    return 2;
+  }
+  // Printed as the file holds it, without the module added for passes.
+  mlir::OwningOpRef<mlir::Operation *> root = imported->takeRoot();
+  if (llvm::Error printError = ir::checkPrintable(
+          root.get(), /*withLocations=*/true,
+          ir::printBudgetFor(file ? file->bytes().size() : ir::kMaxTextBytes)))
+    return inputError(std::move(printError));
+  ir::privateLocationsToNameLocs(root.get());
+  root->print(output->os(), mlir::OpPrintingFlags().printGenericOpForm());
+  output->os() << "\n";
+  output->keep();
+  return 0;
+}
