@@ -10,12 +10,15 @@
 
 #include "audit/Rules.h"
 #include "bundle/TreeWalk.h"
+#include "mlir-passes/Findings.h"
 
+#include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +30,11 @@ struct Finding {
   Severity severity;
   std::string message;
   std::string file; ///< member path relative to the bundle; empty = the bundle
+  /// IR rules: how many ops and block arguments are concerned, and a few
+  /// examples (paths, user names, ops with their source).
+  uint64_t ops = 0;
+  uint64_t blockArguments = 0;
+  std::vector<std::string> examples;
 };
 
 struct BundleReport {
@@ -44,15 +52,43 @@ struct AuditReport {
   std::optional<Severity> worst() const;
 };
 
-/// Audits one bundle found by the tree walk.
-BundleReport auditBundle(const bundle::FoundBundle &bundle);
+/// Runs the IR rule passes (passes::IRRule bits) on the bytecode file open
+/// as `fd` (`name` is for messages). The passes need MLIR, which the caller
+/// provides (the aimodel executable loads it on demand).
+using IRRuleRunner =
+    std::function<llvm::Expected<std::vector<passes::IRFinding>>(
+        int fd, llvm::StringRef name, unsigned rules)>;
 
-/// Audits every bundle in `found`, in order.
-AuditReport auditBundles(const std::vector<bundle::FoundBundle> &found);
+struct AuditOptions {
+  /// Metadata and layout rules only: no hash, no IR.
+  bool metadataOnly = false;
+  /// Without a runner only the decoder's rule (AIM006) looks inside the IR.
+  IRRuleRunner runIRRules;
+  /// Import every IR file, even when its decoded tables prove that no IR
+  /// rule can fire there (the test that the proof is sound).
+  bool forceImport = false;
+  /// Bundles audited at once; the report is the same for any value.
+  unsigned jobs = 1;
+  /// Called after each bundle with (done, total), from any thread.
+  std::function<void(size_t, size_t)> progress;
+};
+
+/// Audits one bundle found by the tree walk.
+BundleReport auditBundle(const bundle::FoundBundle &bundle,
+                         const AuditOptions &options = {});
+
+/// Audits every bundle in `found`; the report keeps their order.
+AuditReport auditBundles(const std::vector<bundle::FoundBundle> &found,
+                         const AuditOptions &options = {});
 
 /// Human-readable report; `colour` adds ANSI colour to severities.
 void writeTextReport(llvm::raw_ostream &os, const AuditReport &report,
                      bool colour);
+
+/// For pre-commit: one short line per bundle with a warning or an error,
+/// naming its worst finding and what to do about it, and a summary line.
+void writePreCommitReport(llvm::raw_ostream &os, const AuditReport &report,
+                          bool colour);
 
 /// The "aimodel-audit/1" JSON document.
 nlohmann::ordered_json toJson(const AuditReport &report,

@@ -1,11 +1,16 @@
 #include "audit/Audit.h"
 
+#include "bundle/FileTestSupport.h"
+#include "testing/MinimalBytecode.h"
 #include "testing/TestFiles.h"
 
 #include "llvm/Support/SHA256.h"
 
 #include <gtest/gtest.h>
 
+#include <climits>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace aimodel;
@@ -25,6 +30,12 @@ std::vector<std::string> ruleIds(const BundleReport &r) {
   return ids;
 }
 
+/// Valid IR on which no IR rule fires.
+const std::string kIR = aimodel::testing::minimalBytecode().str();
+/// What every compiled asset written here gets: AIM008 names its compiler.
+const std::string kCompiledByP =
+    "AIM008 : compiled by p, from source of unknown hash (no sourceHash)";
+
 BundleReport auditDir(const std::string &path, bundle::BundleKind kind) {
   return auditBundle({path, kind});
 }
@@ -34,8 +45,8 @@ TEST(Audit, CleanAssetHasNoFindingsAndReportsProducer) {
   aimodel::testing::ScratchDir dir;
   dir.write("m.aimodel/metadata.json",
             R"({"producer" : "coreai-core 1.0.0b2", "assetVersion" : "2.0"})");
-  dir.write("m.aimodel/main.mlirb", "ML\xEFR-bytes");
-  dir.write("m.aimodel/main.hash", sha256("ML\xEFR-bytes"));
+  dir.write("m.aimodel/main.mlirb", kIR);
+  dir.write("m.aimodel/main.hash", sha256(kIR));
   BundleReport r = auditDir(dir.path("m.aimodel"), bundle::BundleKind::Asset);
   EXPECT_TRUE(r.findings.empty());
   EXPECT_EQ(r.producer, "coreai-core 1.0.0b2");
@@ -45,7 +56,7 @@ TEST(Audit, RestampedHashOfOtherBytesIsAMismatch) {
   aimodel::testing::ScratchDir dir;
   dir.write("m.aimodel/metadata.json",
             R"({"producer": "p", "assetVersion": "2.0"})");
-  dir.write("m.aimodel/main.mlirb", "new bytes");
+  dir.write("m.aimodel/main.mlirb", kIR);
   dir.write("m.aimodel/main.hash", sha256("old bytes"));
   BundleReport r = auditDir(dir.path("m.aimodel"), bundle::BundleKind::Asset);
   EXPECT_EQ(ruleIds(r), std::vector<std::string>{"AIM003"});
@@ -59,14 +70,14 @@ TEST(Audit, MissingProducerOnlyForPortableAssets) {
     std::string ir =
         llvm::StringRef(name).ends_with("c") ? "main-h18p.mlirb" : "main.mlirb";
     dir.write(base + "metadata.json", R"({"assetVersion": "2.0"})");
-    dir.write(base + ir, "x");
-    dir.write(base + "main.hash", sha256("x"));
+    dir.write(base + ir, kIR);
+    dir.write(base + "main.hash", sha256(kIR));
   }
   EXPECT_EQ(ruleIds(auditDir(dir.path("a.aimodel"), bundle::BundleKind::Asset)),
             std::vector<std::string>{"AIM001"});
-  EXPECT_TRUE(
-      auditDir(dir.path("a.h18p.aimodelc"), bundle::BundleKind::CompiledAsset)
-          .findings.empty());
+  EXPECT_EQ(ruleIds(auditDir(dir.path("a.h18p.aimodelc"),
+                             bundle::BundleKind::CompiledAsset)),
+            std::vector<std::string>{"AIM008"});
 }
 
 TEST(Audit, SeverityCountsAndWorst) {
@@ -83,11 +94,19 @@ TEST(Audit, RuleIdsAreStableAndOrdered) {
   std::vector<std::string> ids;
   for (const Rule *rule : allRules())
     ids.push_back((rule->id + " " + rule->name).str());
-  EXPECT_EQ(ids, (std::vector<std::string>{
-                     "AIM001 missing-producer", "AIM003 hash-mismatch",
-                     "AIM004 missing-file", "AIM005 unreadable-metadata",
-                     "AIM009 unexpected-file", "AIM010 symlink",
-                     "AIM011 unknown-asset-version"}));
+  EXPECT_EQ(ids,
+            (std::vector<std::string>{
+                "AIM001 missing-producer", "AIM002 legacy-debug-location",
+                "AIM003 hash-mismatch", "AIM004 missing-file",
+                "AIM005 unreadable-metadata", "AIM006 unreadable-ir",
+                "AIM007 debug-payload", "AIM008 compiled-bundle",
+                "AIM009 unexpected-file", "AIM010 symlink",
+                "AIM011 unknown-asset-version", "AIM012 unverified-location"}));
+  for (const Rule *rule : allRules()) {
+    EXPECT_EQ(findRule(rule->id), rule);
+    EXPECT_FALSE(rule->help.empty()) << rule->id.str();
+  }
+  EXPECT_EQ(findRule("AIM999"), nullptr);
 }
 
 namespace {
@@ -165,14 +184,154 @@ TEST(Audit, CompiledFormsSatisfyDeclaredAssetsFromOneListing) {
 TEST(Audit, CompiledAssetNamedDotTakesItsArchFromTheRealName) {
   aimodel::testing::ScratchDir dir;
   dir.write("m.h18p.aimodelc/metadata.json", R"({"assetVersion": "2.0"})");
-  dir.write("m.h18p.aimodelc/main-h18p.mlirb", "x");
+  dir.write("m.h18p.aimodelc/main-h18p.mlirb", kIR);
   dir.write("m.h18p.aimodelc/main-a17.mlirb", "y");
-  dir.write("m.h18p.aimodelc/main.hash", sha256("x"));
+  dir.write("m.h18p.aimodelc/main.hash", sha256(kIR));
   llvm::Expected<bundle::WalkResult> walked =
       bundle::findBundles({dir.path("m.h18p.aimodelc/.")});
   ASSERT_TRUE(bool(walked));
   ASSERT_EQ(walked->bundles.size(), 1u);
   EXPECT_EQ(messages(auditBundle(walked->bundles[0])),
-            std::vector<std::string>{"AIM009 main-a17.mlirb: unexpected file "
-                                     "'main-a17.mlirb' in a .aimodelc"});
+            (std::vector<std::string>{
+                "AIM008 : compiled by an unnamed compiler (no producer), from "
+                "source of unknown hash (no sourceHash)",
+                "AIM009 main-a17.mlirb: unexpected file "
+                "'main-a17.mlirb' in a .aimodelc"}));
+}
+
+namespace {
+/// A clean compiled asset at `base` (relative to `dir`).
+void writeCompiled(const aimodel::testing::ScratchDir &dir,
+                   const std::string &base) {
+  dir.write(base + "/metadata.json",
+            R"({"producer": "p", "assetVersion": "2.0"})");
+  dir.write(base + "/main-h18p.mlirb", kIR);
+  dir.write(base + "/main.hash", sha256(kIR));
+  dir.write(base + "/main-h18p-delegates/MPSGraph/g.mpsgraph", kIR);
+}
+} // namespace
+
+TEST(Audit, WhatCannotBeReadInsideAnAssetIsAFinding) {
+  aimodel::testing::ScratchDir dir;
+  writeCompiled(dir, "m.h18p.aimodelc");
+  dir.write("m.h18p.aimodelc/stats.json", "{}");
+  aimodel::testing::shareWithNobody(dir.root);
+  ASSERT_EQ(::chmod(dir.path("m.h18p.aimodelc/main-h18p-delegates").c_str(), 0),
+            0);
+  ASSERT_EQ(::chmod(dir.path("m.h18p.aimodelc/stats.json").c_str(), 0), 0);
+  ASSERT_EQ(::chmod(dir.path("m.h18p.aimodelc/main.hash").c_str(), 0), 0);
+  std::string got = aimodel::testing::runAsNobody([&] {
+    std::string out;
+    for (const std::string &line : messages(auditDir(
+             dir.path("m.h18p.aimodelc"), bundle::BundleKind::CompiledAsset)))
+      out += line + "\n";
+    return out;
+  });
+  EXPECT_EQ(got, "AIM003 main.hash: main.hash cannot be read: permission "
+                 "denied\n"
+                 "AIM004 main-h18p-delegates: main-h18p-delegates cannot be "
+                 "read: permission denied\n"
+                 "AIM004 stats.json: stats.json cannot be read: permission "
+                 "denied\n" +
+                     kCompiledByP + "\n");
+}
+
+TEST(Audit, RepeatedAssetEntriesAreCheckedAndReportedOnce) {
+  aimodel::testing::ScratchDir dir;
+  dir.write("b/metadata.json", R"({"metadata_version": "0.2", "assets": {
+      "a": "gone.aimodel", "b": "./gone.aimodel", "c": "gone.aimodel",
+      "d": "sub//x.aimodel", "e": "sub/x.aimodel"}})");
+  dir.mkdir("b/sub");
+  BundleReport r = auditDir(dir.path("b"), bundle::BundleKind::BundleDir);
+  EXPECT_EQ(messages(r),
+            (std::vector<std::string>{
+                "AIM004 gone.aimodel: asset 'a' not found at 'gone.aimodel' "
+                "(and 2 more entries naming it)",
+                "AIM004 sub//x.aimodel: asset 'd' not found at "
+                "'sub//x.aimodel' (and 1 more entry naming it)"}));
+}
+
+TEST(Audit, UnreadableFoldersOnAnAssetPathAreSaidSo) {
+  aimodel::testing::ScratchDir dir;
+  dir.write("b/metadata.json", R"({"metadata_version": "0.2", "assets": {
+      "a": "locked/x.aimodel"}})");
+  dir.mkdir("b/locked/x.aimodel");
+  aimodel::testing::shareWithNobody(dir.root);
+  ASSERT_EQ(::chmod(dir.path("b/locked").c_str(), 0), 0);
+  std::string got = aimodel::testing::runAsNobody([&] {
+    std::string out;
+    for (const std::string &line :
+         messages(auditDir(dir.path("b"), bundle::BundleKind::BundleDir)))
+      out += line + "\n";
+    return out;
+  });
+  EXPECT_EQ(got, "AIM004 locked/x.aimodel: asset 'a' at 'locked/x.aimodel' "
+                 "cannot be checked: 'locked' cannot be read: permission "
+                 "denied\n");
+}
+
+TEST(Audit, BundlesPastPathMaxAreReadBelowTheirDescriptor) {
+  aimodel::testing::ScratchDir dir;
+  aimodel::testing::DeepCleanup cleanup{dir.root};
+  const std::string name(200, 'n');
+  std::string relative;
+  while (dir.root.size() + relative.size() <= PATH_MAX + 100)
+    relative += name + "/";
+  // ScratchDir::write cannot go past PATH_MAX: build it through descriptors.
+  auto writeAt = [](int dirFd, llvm::StringRef relativePath,
+                    llvm::StringRef bytes) {
+    llvm::SmallVector<llvm::StringRef, 8> parts;
+    relativePath.split(parts, '/');
+    int fd = ::dup(dirFd);
+    for (llvm::StringRef part : llvm::ArrayRef(parts).drop_back()) {
+      ::mkdirat(fd, part.str().c_str(), 0755);
+      int next = ::openat(fd, part.str().c_str(), O_RDONLY | O_DIRECTORY);
+      ::close(fd);
+      fd = next;
+    }
+    int file = ::openat(fd, parts.back().str().c_str(),
+                        O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::close(fd);
+    EXPECT_EQ(::write(file, bytes.data(), bytes.size()),
+              static_cast<ssize_t>(bytes.size()));
+    ::close(file);
+  };
+  int fd = ::open(dir.root.c_str(), O_RDONLY | O_DIRECTORY);
+  writeAt(fd, relative + "m.h18p.aimodelc/metadata.json",
+          R"({"producer": "p", "assetVersion": "2.0"})");
+  writeAt(fd, relative + "m.h18p.aimodelc/main-h18p.mlirb", kIR);
+  writeAt(fd, relative + "m.h18p.aimodelc/main.hash", sha256(kIR));
+  writeAt(fd,
+          relative + "m.h18p.aimodelc/main-h18p-delegates/MPSGraph/g.mpsgraph",
+          kIR);
+  ::close(fd);
+  std::string path = dir.root + "/" + relative + "m.h18p.aimodelc";
+  ASSERT_GT(path.size(), static_cast<size_t>(PATH_MAX));
+  llvm::Expected<bundle::WalkResult> walked = bundle::findBundles({dir.root});
+  ASSERT_TRUE(bool(walked));
+  ASSERT_EQ(walked->bundles.size(), 1u);
+  EXPECT_EQ(walked->bundles[0].path, path);
+  EXPECT_EQ(messages(auditBundle(walked->bundles[0])),
+            std::vector<std::string>{kCompiledByP});
+  BundleReport named = auditBundle({path, bundle::BundleKind::CompiledAsset});
+  EXPECT_EQ(messages(named), std::vector<std::string>{kCompiledByP});
+}
+
+TEST(Audit, JsonWritesValidUtf8PathsExactlyAndHexesTheRest) {
+  AuditReport report;
+  BundleReport tab{"d/a\tb.aimodel", bundle::BundleKind::Asset, {}, {}};
+  tab.findings.push_back({&rules::MissingFile, Severity::Error, "m", "x\ty"});
+  BundleReport raw{"d/\xff.aimodel", bundle::BundleKind::Asset, {}, {}};
+  raw.findings.push_back({&rules::MissingFile, Severity::Error, "m", "\xfe"});
+  report.bundles = {tab, raw};
+  nlohmann::ordered_json json = toJson(report, "0");
+  EXPECT_EQ(json["bundles"][0]["path"], "d/a\tb.aimodel");
+  EXPECT_FALSE(json["bundles"][0].contains("path_bytes"));
+  EXPECT_EQ(json["bundles"][0]["findings"][0]["file"], "x\ty");
+  EXPECT_FALSE(json["bundles"][0]["findings"][0].contains("file_bytes"));
+  EXPECT_EQ(json["bundles"][1]["path"], "d/\\xff.aimodel");
+  EXPECT_EQ(json["bundles"][1]["path_bytes"], "642fff2e61696d6f64656c");
+  EXPECT_EQ(json["bundles"][1]["findings"][0]["file"], "\\xfe");
+  EXPECT_EQ(json["bundles"][1]["findings"][0]["file_bytes"], "fe");
+  EXPECT_NO_THROW((void)json.dump());
 }

@@ -1,34 +1,105 @@
 //===- BundleChecks.cpp - Checks on one bundle directory ------------------===//
 //
-// What metadata and hashes can show about a bundle. Each check reads what it
-// needs through bundle/ (never following symlinks) and turns problems into
-// findings; nothing here can fail the run.
+// What metadata and hashes can show about a bundle. The bundle's folder is
+// opened once and every member is opened relative to it through the one
+// no-follow open (support/SafeFile.h), so path length never matters and
+// what was judged is what is read. Problems become findings; nothing here
+// can fail the run, and nothing that cannot be read is skipped in silence.
 //
 //===----------------------------------------------------------------------===//
 
 #include "audit/Audit.h"
+#include "audit/IRChecks.h"
 
 #include "bundle/Bundle.h"
 #include "bundle/FileReading.h"
 #include "bundle/Metadata.h"
+#include "mlir-passes/RuleRunner.h"
+#include "support/SafeFile.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
-#include <map>
+#include <memory>
 #include <set>
+#include <thread>
+#include <unordered_map>
+
+#include <fcntl.h>
 
 using namespace aimodel;
 using namespace aimodel::audit;
 using bundle::BundleKind;
 using bundle::DirEntry;
+using support::Symlinks;
 
 namespace {
+
+/// From this size on, hashing the mlirb and decoding it run side by side.
+constexpr uint64_t kOverlapBytes = 16 << 20;
+
+/// "permission denied", without the "cannot open: " an open puts first.
+std::string reasonOf(const std::string &message) {
+  llvm::StringRef text(message);
+  if (!text.consume_front("cannot open: "))
+    text.consume_front("cannot read directory: ");
+  return text.str();
+}
+
+/// "main.mlirb is not a regular file", "main.mlirb cannot be read: ...".
+std::string memberProblem(const std::string &name, llvm::Error error) {
+  std::string message = llvm::toString(std::move(error));
+  if (llvm::StringRef(message).starts_with("is "))
+    return name + " " + message;
+  return name + " cannot be read: " + reasonOf(message);
+}
+
+/// A folder's listing with hashed lookups, read once however many asset
+/// entries name it.
+struct Listing {
+  std::vector<DirEntry> entries;
+  llvm::StringMap<size_t> byName;
+  std::string error; ///< why the folder cannot be read, if it cannot
+  /// For each X with a compiled "X.<...>.aimodelc" here: true when one is a
+  /// real folder, false when all are symlinks. Built on first use.
+  std::optional<llvm::StringMap<bool>> stems;
+
+  explicit Listing(std::vector<DirEntry> listed) : entries(std::move(listed)) {
+    for (size_t i = 0; i < entries.size(); ++i)
+      byName[entries[i].name] = i;
+  }
+  const DirEntry *find(llvm::StringRef name) const {
+    auto it = byName.find(name);
+    return it == byName.end() ? nullptr : &entries[it->second];
+  }
+  const llvm::StringMap<bool> &compiledStems() {
+    if (stems)
+      return *stems;
+    stems.emplace();
+    for (const DirEntry &e : entries) {
+      llvm::StringRef name(e.name);
+      if ((e.type != DirEntry::Type::Directory &&
+           e.type != DirEntry::Type::Symlink) ||
+          !name.ends_with(".aimodelc") || !bundle::assetKindFromName(name))
+        continue;
+      // Every "X." the name starts with: "m.h18p.aimodelc" serves "m" and
+      // "m.h18p". Names are short, so this stays linear in the listing.
+      for (size_t dot = name.find('.'); dot != llvm::StringRef::npos;
+           dot = name.find('.', dot + 1)) {
+        auto [it, inserted] = stems->try_emplace(name.take_front(dot), false);
+        it->second |= e.type == DirEntry::Type::Directory;
+      }
+    }
+    return *stems;
+  }
+};
 
 /// Collects the findings of one bundle.
 class BundleAuditor {
 public:
-  BundleAuditor(const bundle::FoundBundle &found) : found(found) {
+  BundleAuditor(const bundle::FoundBundle &found, const AuditOptions &options)
+      : found(found), options(options) {
     report.path = found.path;
     report.kind = found.kind;
   }
@@ -41,33 +112,31 @@ private:
         {&rule, rule.severity, std::move(message), std::move(file)});
   }
 
-  const DirEntry *entry(llvm::StringRef name) const {
-    for (const DirEntry &e : entries)
-      if (e.name == name)
-        return &e;
-    return nullptr;
-  }
-
-  std::string member(llvm::StringRef name) const {
-    return bundle::joinPath(found.path, name);
-  }
-
-  void checkSymlinks();
+  void scanAsset(const bundle::AssetLayout &layout);
+  void scanBundleDirSymlinks();
   void checkAsset();
   void checkBundleDir();
   std::optional<nlohmann::json> checkMetadata(const std::string &name);
   void checkAssetVersion(const nlohmann::json &metadata);
-  void checkHash(const bundle::AssetLayout &layout);
+  void checkHash(const bundle::AssetLayout &layout,
+                 std::optional<support::RegularFile> &ir);
   void checkUnexpected(const std::set<std::string> &known);
-  void checkAssetPath(const std::string &role, const std::string &relative);
-  const std::vector<DirEntry> *listing(const std::string &folder);
+  void checkAssetPath(const std::string &role, const std::string &relative,
+                      unsigned repeats);
+  Listing &listing(const std::string &folder);
+
+  void checkIR(const bundle::AssetLayout &layout,
+               std::optional<support::RegularFile> &ir,
+               const std::string &compiledSummary);
 
   const bundle::FoundBundle &found;
-  std::vector<DirEntry> entries;
-  /// Listings of folders below a bundle folder, by relative path, so each
-  /// is read once however many assets it holds (read per asset, 3000 assets
-  /// took seconds).
-  std::map<std::string, std::optional<std::vector<DirEntry>>> listings;
+  const AuditOptions &options;
+  /// Delegate graphs (*.mpsgraph) met below a compiled asset.
+  std::vector<std::string> delegates;
+  support::UniqueFd dir; ///< the bundle's folder: members open below it
+  std::unique_ptr<Listing> top;
+  /// Listings of folders below a bundle folder, by relative path.
+  std::unordered_map<std::string, std::unique_ptr<Listing>> listings;
   BundleReport report;
 };
 
@@ -84,19 +153,25 @@ BundleReport BundleAuditor::run() {
     add(rules::MissingFile, "bundle path is not a directory");
     return std::move(report);
   }
+  // Only a path the user named may be a symlink to follow.
+  llvm::Expected<support::UniqueFd> opened = support::openDirectory(
+      found.path, found.named ? Symlinks::Follow : Symlinks::Refuse);
   llvm::Expected<std::vector<DirEntry>> listed =
-      bundle::listDirectory(found.path);
+      opened ? bundle::listDirectory(opened->get())
+             : llvm::Expected<std::vector<DirEntry>>(opened.takeError());
   if (!listed) {
     add(rules::MissingFile, "bundle directory cannot be read: " +
-                                llvm::toString(listed.takeError()));
+                                reasonOf(llvm::toString(listed.takeError())));
     return std::move(report);
   }
-  entries = std::move(*listed);
-  checkSymlinks();
-  if (found.kind == BundleKind::BundleDir)
+  dir = std::move(*opened);
+  top = std::make_unique<Listing>(std::move(*listed));
+  if (found.kind == BundleKind::BundleDir) {
+    scanBundleDirSymlinks();
     checkBundleDir();
-  else
+  } else {
     checkAsset();
+  }
   std::stable_sort(report.findings.begin(), report.findings.end(),
                    [](const Finding &a, const Finding &b) {
                      return std::tie(a.rule->id, a.file, a.message) <
@@ -105,49 +180,93 @@ BundleReport BundleAuditor::run() {
   return std::move(report);
 }
 
-void BundleAuditor::checkSymlinks() {
-  if (found.kind != BundleKind::BundleDir) {
-    for (const DirEntry &link : bundle::findSymlinksBelow(found.path))
-      add(rules::Symlink,
-          llvm::formatv("symlink to '{0}'; not followed", link.symlinkTarget),
-          link.name);
-    return;
-  }
+void BundleAuditor::scanAsset(const bundle::AssetLayout &layout) {
+  // Members with checks of their own are opened (and reported) by those.
+  std::set<std::string> checkedElsewhere{layout.metadata, layout.hash,
+                                         layout.ir};
+  std::vector<bundle::WalkError> unreadable = bundle::walkFolders(
+      dir.get(),
+      [&](int fd, const std::string &rel,
+          const std::vector<DirEntry> &entries) {
+        for (const DirEntry &e : entries) {
+          std::string name = bundle::joinPath(rel, e.name);
+          if (e.type == DirEntry::Type::Symlink)
+            add(rules::Symlink,
+                llvm::formatv("symlink to '{0}'; not followed",
+                              e.symlinkTarget),
+                name);
+          else if (e.type == DirEntry::Type::File &&
+                   !(rel.empty() && checkedElsewhere.count(e.name))) {
+            if (llvm::Expected<support::RegularFile> file =
+                    support::openRegularFile(fd, e.name, Symlinks::Refuse);
+                !file)
+              add(rules::MissingFile, memberProblem(name, file.takeError()),
+                  name);
+            else if (found.kind == BundleKind::CompiledAsset &&
+                     llvm::StringRef(e.name).ends_with(".mpsgraph"))
+              delegates.push_back(name);
+          }
+        }
+      },
+      [](const DirEntry &) { return true; }, &top->entries);
+  for (const bundle::WalkError &folder : unreadable)
+    add(rules::MissingFile, folder.name + " cannot be read: " + folder.reason,
+        folder.name);
+}
+
+void BundleAuditor::scanBundleDirSymlinks() {
   // A bundle folder holds whole assets, and may hold further bundle folders;
   // the walk audits each on its own, symlinks inside included. Everything
-  // else below this folder is this folder's to report, at any depth.
-  auto ownsInside = [&](const DirEntry &dir) {
-    if (bundle::assetKindFromName(dir.name))
-      return false;
-    std::string path = member(dir.name);
-    llvm::Expected<std::vector<DirEntry>> listed = bundle::listDirectory(path);
-    if (!listed) {
-      llvm::consumeError(listed.takeError());
-      return true; // unreadable: nothing will be found inside anyway
-    }
-    return !bundle::isBundleDir(path, *listed);
-  };
-  for (const DirEntry &link : bundle::findSymlinksBelow(found.path, ownsInside))
-    // A link named like an asset is a bundle of its own (reported by the
-    // walk as "bundle is a symlink"); reporting it here too would double it.
-    if (!bundle::assetKindFromName(link.name))
-      add(rules::Symlink,
-          llvm::formatv("symlink to '{0}'; not followed", link.symlinkTarget),
-          link.name);
+  // else below this folder is this folder's to report, at any depth. A
+  // folder here that cannot be read is not reported again: the tree walk
+  // meets it too, and fails the run naming it.
+  std::set<std::string> nested;
+  std::vector<bundle::WalkError> ignored = bundle::walkFolders(
+      dir.get(),
+      [&](int fd, const std::string &rel,
+          const std::vector<DirEntry> &entries) {
+        if (!rel.empty() && bundle::isBundleDir(fd, entries)) {
+          nested.insert(rel);
+          return;
+        }
+        for (const DirEntry &e : entries)
+          // A link named like an asset is a bundle of its own (reported by
+          // the walk as "bundle is a symlink"); reporting it here would
+          // double it.
+          if (e.type == DirEntry::Type::Symlink &&
+              !bundle::assetKindFromName(e.name))
+            add(rules::Symlink,
+                llvm::formatv("symlink to '{0}'; not followed",
+                              e.symlinkTarget),
+                bundle::joinPath(rel, e.name));
+      },
+      [&](const DirEntry &folder) {
+        llvm::StringRef name(folder.name);
+        size_t slash = name.rfind('/');
+        llvm::StringRef parent =
+            slash == llvm::StringRef::npos ? "" : name.take_front(slash);
+        return !bundle::assetKindFromName(name) && !nested.count(parent.str());
+      },
+      &top->entries);
+  (void)ignored;
 }
 
 std::optional<nlohmann::json>
 BundleAuditor::checkMetadata(const std::string &name) {
-  const DirEntry *e = entry(name);
+  const DirEntry *e = top->find(name);
   if (!e) {
     add(rules::MissingFile, name + " is missing", name);
     return std::nullopt;
   }
   if (e->type == DirEntry::Type::Symlink)
     return std::nullopt; // reported as AIM010
-  bundle::MetadataResult parsed = bundle::loadMetadata(member(name));
+  bundle::MetadataResult parsed = bundle::loadMetadata(dir.get(), name);
   if (!parsed.object) {
-    add(rules::UnreadableMetadata, name + " " + parsed.message, name);
+    add(rules::UnreadableMetadata,
+        parsed.problem == bundle::MetadataProblem::Unreadable
+            ? memberProblem(name, llvm::createStringError(parsed.message))
+            : name + " " + parsed.message,
+        name);
     return std::nullopt;
   }
   return std::move(parsed.object);
@@ -166,9 +285,9 @@ void BundleAuditor::checkAssetVersion(const nlohmann::json &metadata) {
         "metadata.json");
 }
 
-void BundleAuditor::checkHash(const bundle::AssetLayout &layout) {
-  const DirEntry *hashEntry = entry(layout.hash);
-  const DirEntry *irEntry = layout.ir.empty() ? nullptr : entry(layout.ir);
+void BundleAuditor::checkHash(const bundle::AssetLayout &layout,
+                              std::optional<support::RegularFile> &ir) {
+  const DirEntry *hashEntry = top->find(layout.hash);
   if (!hashEntry) {
     add(rules::HashMismatch, layout.hash + " is missing", layout.hash);
     return;
@@ -176,10 +295,10 @@ void BundleAuditor::checkHash(const bundle::AssetLayout &layout) {
   if (hashEntry->type == DirEntry::Type::Symlink)
     return; // reported as AIM010
   llvm::Expected<std::string> stored =
-      bundle::readSmallFile(member(layout.hash), 4096);
+      bundle::readSmallFile(dir.get(), layout.hash, 4096);
   if (!stored) {
-    add(rules::HashMismatch,
-        layout.hash + " " + llvm::toString(stored.takeError()), layout.hash);
+    add(rules::HashMismatch, memberProblem(layout.hash, stored.takeError()),
+        layout.hash);
     return;
   }
   if (stored->size() != 32) {
@@ -189,13 +308,12 @@ void BundleAuditor::checkHash(const bundle::AssetLayout &layout) {
         layout.hash);
     return;
   }
-  if (!irEntry || irEntry->type != DirEntry::Type::File)
+  if (!ir)
     return; // nothing to compare against: reported as AIM004 / AIM010
-  llvm::Expected<bundle::Sha256Digest> actual =
-      bundle::sha256File(member(layout.ir));
+  llvm::Expected<bundle::Sha256Digest> actual = bundle::sha256File(*ir);
   if (!actual) {
-    add(rules::MissingFile,
-        layout.ir + " " + llvm::toString(actual.takeError()), layout.ir);
+    add(rules::MissingFile, memberProblem(layout.ir, actual.takeError()),
+        layout.ir);
     return;
   }
   llvm::ArrayRef<uint8_t> storedBytes(
@@ -210,7 +328,7 @@ void BundleAuditor::checkHash(const bundle::AssetLayout &layout) {
 }
 
 void BundleAuditor::checkUnexpected(const std::set<std::string> &known) {
-  for (const DirEntry &e : entries) {
+  for (const DirEntry &e : top->entries) {
     if (known.count(e.name) || e.type == DirEntry::Type::Symlink)
       continue;
     add(rules::UnexpectedFile,
@@ -223,16 +341,26 @@ void BundleAuditor::checkUnexpected(const std::set<std::string> &known) {
 
 void BundleAuditor::checkAsset() {
   bundle::AssetLayout layout =
-      bundle::resolveAssetLayout(found.kind, found.kindName(), entries);
+      bundle::resolveAssetLayout(found.kind, found.kindName(), top->entries);
+  // The mlirb is opened once: the open judges it (a FIFO is opened
+  // non-blocking, then refused) and the hash reads that descriptor.
+  std::optional<support::RegularFile> ir;
+  const DirEntry *irEntry = layout.ir.empty() ? nullptr : top->find(layout.ir);
   if (layout.ir.empty())
     add(rules::MissingFile, layout.problem);
-  else if (!entry(layout.ir))
+  else if (!irEntry)
     add(rules::MissingFile, layout.ir + " is missing", layout.ir);
-  else if (const DirEntry *ir = entry(layout.ir);
-           ir->type != DirEntry::Type::File &&
-           ir->type != DirEntry::Type::Symlink)
-    add(rules::MissingFile, layout.ir + " is not a regular file", layout.ir);
+  else if (irEntry->type != DirEntry::Type::Symlink) { // else AIM010
+    llvm::Expected<support::RegularFile> opened =
+        support::openRegularFile(dir.get(), layout.ir, Symlinks::Refuse);
+    if (opened)
+      ir = std::move(*opened);
+    else
+      add(rules::MissingFile, memberProblem(layout.ir, opened.takeError()),
+          layout.ir);
+  }
 
+  std::string compiledSummary = "compiled asset";
   if (std::optional<nlohmann::json> metadata = checkMetadata(layout.metadata)) {
     checkAssetVersion(*metadata);
     auto producer = metadata->find("producer");
@@ -246,14 +374,38 @@ void BundleAuditor::checkAsset() {
                 "IR for legacy debug locations"
               : "metadata.json producer is not a string",
           "metadata.json");
+    std::optional<std::string> sourceHash =
+        bundle::stringField(*metadata, "sourceHash");
+    compiledSummary = llvm::formatv(
+        "compiled by {0}, from source {1}",
+        report.producer ? *report.producer
+                        : std::string("an unnamed compiler (no producer)"),
+        sourceHash ? "hash " + *sourceHash
+                   : std::string("of unknown hash (no sourceHash)"));
   }
-  checkHash(layout);
+  scanAsset(layout);
+  checkIR(layout, ir, compiledSummary);
 
   std::set<std::string> known{layout.metadata, layout.hash};
   if (!layout.ir.empty())
     known.insert(layout.ir);
   known.insert(layout.optionalMembers.begin(), layout.optionalMembers.end());
   checkUnexpected(known);
+}
+
+/// The entry an asset path names, spelt one way: "a//./b" is "a/b". Paths
+/// that leave the folder or name no entry are kept as written.
+static std::string assetKey(llvm::StringRef relative) {
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  relative.split(parts, '/', -1, /*KeepEmpty=*/true);
+  if (relative.starts_with("/") || llvm::is_contained(parts, "..") ||
+      parts.back().empty() || parts.back() == ".")
+    return relative.str();
+  std::string key;
+  for (llvm::StringRef part : parts)
+    if (!part.empty() && part != ".")
+      key += (key.empty() ? "" : "/") + part.str();
+  return key;
 }
 
 void BundleAuditor::checkBundleDir() {
@@ -274,60 +426,79 @@ void BundleAuditor::checkBundleDir() {
   auto assets = metadata->find("assets");
   if (assets == metadata->end() || !assets->is_object())
     return;
+  // Entries naming the same path are checked, and reported, once (under the
+  // first role): 45,000 entries must not mean 45,000 lookups or findings.
+  struct Check {
+    std::string role, relative;
+    unsigned repeats = 0;
+  };
+  std::vector<Check> checks;
+  std::unordered_map<std::string, size_t> byKey;
   for (auto &[role, value] : assets->items()) {
-    if (!value.is_string())
+    if (!value.is_string()) {
       add(rules::MissingFile,
           llvm::formatv("asset '{0}' is not a relative path string", role),
           "metadata.json");
+      continue;
+    }
+    std::string relative = value.get<std::string>();
+    auto [it, inserted] = byKey.try_emplace(assetKey(relative), checks.size());
+    if (inserted)
+      checks.push_back({role, std::move(relative)});
     else
-      checkAssetPath(role, value.get<std::string>());
+      ++checks[it->second].repeats;
   }
+  for (const Check &check : checks)
+    checkAssetPath(check.role, check.relative, check.repeats);
 }
 
-const std::vector<DirEntry> *BundleAuditor::listing(const std::string &folder) {
+Listing &BundleAuditor::listing(const std::string &folder) {
   if (folder.empty())
-    return &entries;
-  auto [it, inserted] = listings.try_emplace(folder);
-  if (inserted) {
+    return *top;
+  std::unique_ptr<Listing> &cached = listings[folder];
+  if (!cached) {
+    llvm::Expected<support::UniqueFd> fd =
+        support::openDirectory(dir.get(), folder, Symlinks::Refuse);
     llvm::Expected<std::vector<DirEntry>> listed =
-        bundle::listDirectory(member(folder));
-    if (listed)
-      it->second = std::move(*listed);
-    else
-      llvm::consumeError(listed.takeError()); // stays nullopt: unreadable
+        fd ? bundle::listDirectory(fd->get())
+           : llvm::Expected<std::vector<DirEntry>>(fd.takeError());
+    if (listed) {
+      cached = std::make_unique<Listing>(std::move(*listed));
+    } else {
+      cached = std::make_unique<Listing>(std::vector<DirEntry>());
+      cached->error = reasonOf(llvm::toString(listed.takeError()));
+    }
   }
-  return it->second ? &*it->second : nullptr;
-}
-
-/// The entry called `name` in a listing sorted by name, if any.
-static const DirEntry *findEntry(const std::vector<DirEntry> &listing,
-                                 llvm::StringRef name) {
-  auto it = std::lower_bound(
-      listing.begin(), listing.end(), name,
-      [](const DirEntry &e, llvm::StringRef n) { return e.name < n; });
-  return it != listing.end() && it->name == name ? &*it : nullptr;
+  return *cached;
 }
 
 void BundleAuditor::checkAssetPath(const std::string &role,
-                                   const std::string &relative) {
+                                   const std::string &relative,
+                                   unsigned repeats) {
+  std::string alsoNamed =
+      repeats == 0 ? ""
+                   : llvm::formatv(" (and {0} more {1} naming it)", repeats,
+                                   repeats == 1 ? "entry" : "entries")
+                         .str();
+  auto finding = [&](std::string message, std::string file) {
+    add(rules::MissingFile, message + alsoNamed, std::move(file));
+  };
   // Judged by components, so "model..v2.aimodel" is an ordinary name.
   llvm::SmallVector<llvm::StringRef, 4> parts;
   llvm::StringRef(relative).split(parts, '/', -1, /*KeepEmpty=*/true);
   if (llvm::StringRef(relative).starts_with("/") ||
       llvm::is_contained(parts, "..")) {
-    add(rules::MissingFile,
-        llvm::formatv("asset '{0}' path '{1}' leaves the bundle folder", role,
-                      relative),
-        "metadata.json");
+    finding(llvm::formatv("asset '{0}' path '{1}' leaves the bundle folder",
+                          role, relative),
+            "metadata.json");
     return;
   }
   llvm::StringRef last = parts.back();
   if (last.empty() || last == ".") { // "", ".", "sub/", "sub/."
-    add(rules::MissingFile,
-        llvm::formatv("asset '{0}' path '{1}' does not name an entry in the "
-                      "bundle folder",
-                      role, relative),
-        "metadata.json");
+    finding(llvm::formatv("asset '{0}' path '{1}' does not name an entry in "
+                          "the bundle folder",
+                          role, relative),
+            "metadata.json");
     return;
   }
   // Each component is looked up in its folder's listing (lstat's view): a
@@ -335,56 +506,100 @@ void BundleAuditor::checkAssetPath(const std::string &role,
   // get no AIM004 here: each is reported as AIM010 already, by this folder,
   // by the asset holding it, or as a bundle of its own.
   auto notFound = [&] {
-    add(rules::MissingFile,
-        llvm::formatv("asset '{0}' not found at '{1}'", role, relative),
-        relative);
+    finding(llvm::formatv("asset '{0}' not found at '{1}'", role, relative),
+            relative);
+  };
+  auto unreadable = [&](const std::string &folder, const std::string &why) {
+    finding(llvm::formatv("asset '{0}' at '{1}' cannot be checked: '{2}' "
+                          "cannot be read: {3}",
+                          role, relative, folder, why),
+            relative);
   };
   std::string folder;
   for (llvm::StringRef part : llvm::ArrayRef(parts).drop_back()) {
     if (part.empty() || part == ".")
       continue;
-    const std::vector<DirEntry> *listed = listing(folder);
-    const DirEntry *e = listed ? findEntry(*listed, part) : nullptr;
+    Listing &listed = listing(folder);
+    if (!listed.error.empty())
+      return unreadable(folder, listed.error);
+    const DirEntry *e = listed.find(part);
     if (e && e->type == DirEntry::Type::Symlink)
       return;
     if (!e || e->type != DirEntry::Type::Directory)
       return notFound();
     folder = bundle::joinPath(folder, part);
   }
-  const std::vector<DirEntry> *listed = listing(folder);
-  if (!listed)
-    return notFound();
-  if (const DirEntry *e = findEntry(*listed, last)) {
+  Listing &listed = listing(folder);
+  if (!listed.error.empty())
+    return unreadable(folder, listed.error);
+  if (const DirEntry *e = listed.find(last)) {
     if (e->type == DirEntry::Type::File || e->type == DirEntry::Type::Other)
-      add(rules::MissingFile,
+      finding(
           llvm::formatv("asset '{0}' at '{1}' is not a folder", role, relative),
           relative);
     return;
   }
   // Apple's loader accepts a compiled X.<arch>.aimodelc for a declared
-  // X.aimodel, so a folder holding only the compiled form is complete. The
-  // listing is sorted: candidates sit together from "X." on.
+  // X.aimodel, so a folder holding only the compiled form is complete; one
+  // reached only through symlinks is reported as AIM010 already.
   llvm::StringRef stem = last;
   if (!stem.consume_back(".aimodel"))
     return notFound();
-  std::string prefix = (stem + ".").str();
-  bool linked = false;
-  for (auto it = std::lower_bound(
-           listed->begin(), listed->end(), prefix,
-           [](const DirEntry &e, const std::string &p) { return e.name < p; });
-       it != listed->end() && llvm::StringRef(it->name).starts_with(prefix);
-       ++it) {
-    if (!bundle::assetKindFromName(it->name) ||
-        !llvm::StringRef(it->name).ends_with(".aimodelc"))
-      continue;
-    if (it->type == DirEntry::Type::Directory)
-      return;
-    linked |= it->type == DirEntry::Type::Symlink;
-  }
-  if (!linked)
+  const llvm::StringMap<bool> &stems = listed.compiledStems();
+  if (stems.find(stem) == stems.end())
     notFound();
 }
 
-BundleReport aimodel::audit::auditBundle(const bundle::FoundBundle &bundle) {
-  return BundleAuditor(bundle).run();
+void BundleAuditor::checkIR(const bundle::AssetLayout &layout,
+                            std::optional<support::RegularFile> &ir,
+                            const std::string &compiledSummary) {
+  bool compiled = found.kind == BundleKind::CompiledAsset;
+  std::vector<detail::IRFileVerdict> verdicts;
+  if (!options.metadataOnly) {
+    unsigned rules =
+        passes::kLegacyDebugLocationRule | passes::kDebugPayloadRule |
+        (compiled ? 0u : unsigned(passes::kUnverifiedLocationRule));
+    // The hash reads the mlirb through its descriptor while the IR work
+    // maps it: on a large asset the two overlap, and hashing is the floor.
+    std::optional<support::RegularFile> forIR;
+    if (ir)
+      if (int copy = ::fcntl(ir->fd.get(), F_DUPFD_CLOEXEC, 0); copy >= 0)
+        forIR = support::RegularFile{support::UniqueFd(copy), ir->size};
+    std::optional<detail::IRFileVerdict> mlirb;
+    auto decodeMlirb = [&] {
+      if (forIR)
+        mlirb =
+            detail::checkIRFile(std::move(*forIR), layout.ir, rules, options);
+    };
+    if (ir && ir->size >= kOverlapBytes) {
+      std::thread worker(decodeMlirb);
+      checkHash(layout, ir);
+      worker.join();
+    } else {
+      checkHash(layout, ir);
+      decodeMlirb();
+    }
+    if (mlirb)
+      verdicts.push_back(std::move(*mlirb));
+    for (const std::string &name : delegates) {
+      llvm::Expected<support::RegularFile> file =
+          support::openRegularFile(dir.get(), name, Symlinks::Refuse);
+      if (!file) {
+        add(rules::MissingFile, memberProblem(name, file.takeError()), name);
+        continue;
+      }
+      verdicts.push_back(
+          detail::checkIRFile(std::move(*file), name, rules, options));
+    }
+  }
+  if (found.kind == BundleKind::BundleDir)
+    return;
+  for (Finding &finding :
+       detail::irFindings(found.kind, verdicts, compiledSummary))
+    report.findings.push_back(std::move(finding));
+}
+
+BundleReport aimodel::audit::auditBundle(const bundle::FoundBundle &bundle,
+                                         const AuditOptions &options) {
+  return BundleAuditor(bundle, options).run();
 }

@@ -2,6 +2,10 @@
 
 #include "audit/Audit.h"
 
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
 #include "support/PathText.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -17,14 +21,31 @@ std::optional<Severity> AuditReport::worst() const {
 }
 
 AuditReport
-aimodel::audit::auditBundles(const std::vector<bundle::FoundBundle> &found) {
+aimodel::audit::auditBundles(const std::vector<bundle::FoundBundle> &found,
+                             const AuditOptions &options) {
   AuditReport report;
-  for (const bundle::FoundBundle &bundle : found) {
-    BundleReport one = auditBundle(bundle);
+  report.bundles.resize(found.size());
+  // Workers take the next bundle; each result lands at its bundle's index,
+  // so the report does not depend on the number of workers.
+  std::atomic<size_t> next{0}, done{0};
+  auto work = [&] {
+    for (size_t i; (i = next++) < found.size();) {
+      report.bundles[i] = auditBundle(found[i], options);
+      size_t finished = ++done;
+      if (options.progress)
+        options.progress(finished, found.size());
+    }
+  };
+  unsigned jobs = std::max(1u, std::min<unsigned>(options.jobs, found.size()));
+  std::vector<std::thread> workers;
+  for (unsigned j = 1; j < jobs; ++j)
+    workers.emplace_back(work);
+  work();
+  for (std::thread &worker : workers)
+    worker.join();
+  for (const BundleReport &one : report.bundles)
     for (const Finding &f : one.findings)
       ++report.countBySeverity[static_cast<int>(f.severity)];
-    report.bundles.push_back(std::move(one));
-  }
   return report;
 }
 
@@ -71,32 +92,97 @@ void aimodel::audit::writeTextReport(llvm::raw_ostream &os,
       llvm::formatv("{0} info", n[static_cast<int>(Severity::Info)]).str());
 }
 
+/// Sets `key` to a path, written exactly when it is valid UTF-8 (JSON
+/// escapes control characters itself), else escaped and then also given
+/// exactly, in hex, as `key`_bytes.
+static void setPath(nlohmann::ordered_json &object, const std::string &key,
+                    llvm::StringRef bytes) {
+  support::JsonPath path = support::jsonPath(bytes);
+  object[key] = std::move(path.text);
+  if (path.bytesHex)
+    object[key + "_bytes"] = std::move(*path.bytesHex);
+}
+
 nlohmann::ordered_json aimodel::audit::toJson(const AuditReport &report,
                                               llvm::StringRef toolVersion) {
   nlohmann::ordered_json bundles = nlohmann::ordered_json::array();
   for (const BundleReport &bundle : report.bundles) {
     nlohmann::ordered_json findings = nlohmann::ordered_json::array();
-    for (const Finding &f : bundle.findings)
-      findings.push_back({{"rule", f.rule->id.str()},
-                          {"severity", severityName(f.severity).str()},
-                          {"message", support::printablePath(f.message)},
-                          {"file", support::printablePath(f.file)}});
-    bundles.push_back(
-        {{"path", support::printablePath(bundle.path)},
-         {"kind", bundle::bundleKindName(bundle.kind).str()},
-         {"producer",
-          bundle.producer
-              ? nlohmann::ordered_json(support::printablePath(*bundle.producer))
-              : nlohmann::ordered_json(nullptr)},
-         {"findings", std::move(findings)}});
+    for (const Finding &f : bundle.findings) {
+      nlohmann::ordered_json finding = {
+          {"rule", f.rule->id.str()},
+          {"severity", severityName(f.severity).str()},
+          {"message", support::printablePath(f.message)}};
+      setPath(finding, "file", f.file);
+      if (f.ops || f.blockArguments) {
+        finding["ops"] = f.ops;
+        finding["block_arguments"] = f.blockArguments;
+      }
+      if (!f.examples.empty()) {
+        nlohmann::ordered_json examples = nlohmann::ordered_json::array();
+        for (const std::string &example : f.examples)
+          examples.push_back(support::printablePath(example));
+        finding["examples"] = std::move(examples);
+      }
+      findings.push_back(std::move(finding));
+    }
+    nlohmann::ordered_json entry = nlohmann::ordered_json::object();
+    setPath(entry, "path", bundle.path);
+    entry["kind"] = bundle::bundleKindName(bundle.kind).str();
+    entry["producer"] =
+        bundle.producer
+            ? nlohmann::ordered_json(support::printablePath(*bundle.producer))
+            : nlohmann::ordered_json(nullptr);
+    entry["findings"] = std::move(findings);
+    bundles.push_back(std::move(entry));
   }
+  nlohmann::ordered_json rules = nlohmann::ordered_json::array();
+  for (const Rule *rule : allRules())
+    rules.push_back({{"id", rule->id.str()},
+                     {"name", rule->name.str()},
+                     {"severity", severityName(rule->severity).str()},
+                     {"help", rule->help.str()}});
   const auto &n = report.countBySeverity;
   return {{"schema", "aimodel-audit/1"},
           {"tool", {{"name", "aimodel"}, {"version", toolVersion.str()}}},
+          {"rules", std::move(rules)},
           {"bundles", std::move(bundles)},
           {"summary",
            {{"bundles", report.bundles.size()},
             {"error", n[static_cast<int>(Severity::Error)]},
             {"warning", n[static_cast<int>(Severity::Warning)]},
             {"info", n[static_cast<int>(Severity::Info)]}}}};
+}
+
+void aimodel::audit::writePreCommitReport(llvm::raw_ostream &os,
+                                          const AuditReport &report,
+                                          bool colour) {
+  unsigned failing = 0;
+  for (const BundleReport &bundle : report.bundles) {
+    const Finding *worst = nullptr;
+    unsigned counted = 0;
+    for (const Finding &f : bundle.findings) {
+      if (f.severity == Severity::Info)
+        continue;
+      ++counted;
+      if (!worst || f.severity > worst->severity)
+        worst = &f;
+    }
+    if (!worst)
+      continue;
+    ++failing;
+    os << support::printablePath(bundle.path) << ": ";
+    if (colour)
+      os << colourOf(worst->severity);
+    os << severityName(worst->severity);
+    if (colour)
+      os << "\033[0m";
+    os << ": " << worst->rule->id << " " << worst->rule->name;
+    if (counted > 1)
+      os << " (+" << counted - 1 << " more)";
+    os << ": " << worst->rule->help << "\n";
+  }
+  if (failing)
+    os << failing << (failing == 1 ? " bundle needs" : " bundles need")
+       << " attention; details: aimodel audit PATH\n";
 }

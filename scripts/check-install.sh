@@ -17,7 +17,7 @@ aimodel="$work/moved/bin/aimodel"
 fixture="$src/fixtures/trees/demo/bundles/tiny-llm/tiny.aimodel"
 
 # Every command of the installed binary, compared with the built one.
-for cmd in "audit $src/fixtures/trees/demo" "stats $fixture" "show $fixture"; do
+for cmd in "audit --fail-on never $src/fixtures/trees/demo" "stats $fixture" "show $fixture"; do
   # shellcheck disable=SC2086
   "$aimodel" $cmd > "$work/installed.out" || fail "installed 'aimodel $cmd' failed"
   # shellcheck disable=SC2086

@@ -1,28 +1,48 @@
 //===- AuditCommand.cpp - `aimodel audit` ---------------------------------===//
 
 #include "tools/aimodel/Commands.h"
+#include "tools/aimodel/MLIRAudit.h"
+#include "tools/aimodel/MLIRCommands.h"
 #include "tools/aimodel/Terminal.h"
 
 #include "audit/Audit.h"
+#include "audit/Baseline.h"
+#include "audit/Config.h"
+#include "audit/ReportFormats.h"
+#include "audit/Shard.h"
+#include "bundle/PreCommit.h"
 #include "bundle/TreeWalk.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
-#include <map>
+#include <chrono>
+#include <cstdlib>
 #include <memory>
+#include <mutex>
+#include <thread>
 #include <unistd.h>
 
 using namespace aimodel;
 using namespace aimodel::cli;
 
 namespace {
-struct AuditOptions {
+struct AuditCommandOptions {
   std::vector<std::string> paths;
   std::string format = "text";
   std::string failOn = "error";
   bool listRules = false;
+  unsigned jobs = 0;
+  bool metadataOnly = false;
+  bool quiet = false;
+  bool preCommit = false;
+  bool forceIRImport = false;
+  std::string shard, config, baseline, sarifRoot = ".";
+  std::vector<std::string> merge;
 };
 
 void listRules(llvm::raw_ostream &os) {
@@ -30,58 +50,264 @@ void listRules(llvm::raw_ostream &os) {
     os << rule->id << "  " << rule->name << "  ("
        << audit::severityName(rule->severity) << ")  " << rule->summary << "\n";
 }
+
+int inputError(const llvm::Twine &message) {
+  llvm::errs() << "aimodel audit: error: " << message << "\n";
+  return ExitInputError;
+}
+
+/// The IR rule passes, in the aimodel-mlir module: loaded the first time a
+/// file shows evidence for an IR rule, so a tree without any never pays for
+/// MLIR.
+audit::IRRuleRunner irRuleRunner() {
+  struct Module {
+    std::once_flag loaded;
+    AIModelRunIRRulesFn run = nullptr;
+  };
+  auto module = std::make_shared<Module>();
+  return [module](
+             int fd, llvm::StringRef name,
+             unsigned rules) -> llvm::Expected<std::vector<passes::IRFinding>> {
+    std::call_once(module->loaded, [&] {
+      module->run = reinterpret_cast<AIModelRunIRRulesFn>(
+          findMLIRCommand(AIMODEL_RUN_IR_RULES_SYMBOL));
+    });
+    if (!module->run)
+      return llvm::createStringError("the IR rules cannot run: the "
+                                     "aimodel-mlir module did not load");
+    std::string nameText = name.str();
+    AIModelIRRulesRequest request{fd, nameText.c_str(), rules};
+    char *result = nullptr;
+    int code = module->run(&request, &result);
+    std::string text = result ? result : "";
+    std::free(result);
+    if (code != 0)
+      return llvm::createStringError(text);
+    std::vector<passes::IRFinding> findings;
+    nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
+    for (const nlohmann::json &f : parsed) {
+      passes::IRFinding finding;
+      finding.ruleId = f.value("rule", "");
+      finding.message = f.value("message", "");
+      finding.ops = f.value("ops", uint64_t(0));
+      finding.blockArguments = f.value("block_arguments", uint64_t(0));
+      finding.examples = f.value("examples", std::vector<std::string>());
+      findings.push_back(std::move(finding));
+    }
+    return findings;
+  };
+}
+
+/// "audited 1234/10000 bundles" on stderr, rewritten in place, once a run
+/// has taken a second; only on a terminal, never for pre-commit or -q.
+class ProgressLine {
+public:
+  explicit ProgressLine(bool enabled) : enabled(enabled) {}
+  ~ProgressLine() { finish(); }
+
+  void update(size_t done, size_t total) {
+    if (!enabled)
+      return;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto now = std::chrono::steady_clock::now();
+    if (now - start < std::chrono::seconds(1) ||
+        now - last < std::chrono::milliseconds(100))
+      return;
+    last = now;
+    llvm::errs() << "\raudited " << done << "/" << total << " bundles";
+    llvm::errs().flush();
+    shown = true;
+  }
+  void finish() {
+    if (shown)
+      llvm::errs() << "\r\033[K";
+    shown = false;
+  }
+
+private:
+  bool enabled;
+  bool shown = false;
+  std::mutex mutex;
+  std::chrono::steady_clock::time_point start =
+      std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last{};
+};
+
+bool progressWanted(bool quiet) {
+  return !quiet && ::isatty(STDERR_FILENO) && !std::getenv("PRE_COMMIT");
+}
+
+int exitFor(const std::string &failOn, std::optional<audit::Severity> worst) {
+  std::optional<audit::Severity> threshold = audit::parseSeverity(failOn);
+  return threshold && worst && *worst >= *threshold ? ExitFindings : ExitClean;
+}
+
+int runMerge(const AuditCommandOptions &options) {
+  llvm::Expected<nlohmann::ordered_json> merged =
+      audit::mergeReports(options.merge);
+  if (!merged)
+    return inputError(llvm::toString(merged.takeError()));
+  llvm::outs() << merged->dump(2) << "\n";
+  const nlohmann::ordered_json &summary = (*merged)["summary"];
+  std::optional<audit::Severity> worst;
+  for (audit::Severity s : {audit::Severity::Info, audit::Severity::Warning,
+                            audit::Severity::Error})
+    if (summary.value(audit::severityName(s).str(), 0u) > 0)
+      worst = s;
+  return exitFor(options.failOn, worst);
+}
+
+int runAudit(const AuditCommandOptions &options) {
+  if (!options.merge.empty())
+    return runMerge(options);
+  if (options.paths.empty())
+    return inputError("no PATH given");
+
+  // Everything that can be wrong with the request is refused before a
+  // bundle is read.
+  std::optional<audit::ShardSpec> shard;
+  if (!options.shard.empty()) {
+    llvm::Expected<audit::ShardSpec> parsed = audit::parseShard(options.shard);
+    if (!parsed)
+      return inputError(llvm::toString(parsed.takeError()));
+    shard = *parsed;
+  }
+  llvm::SmallString<256> cwd;
+  if (std::error_code ec = llvm::sys::fs::current_path(cwd))
+    return inputError("cannot read the working directory: " + ec.message());
+  std::optional<audit::Config> config;
+  if (!options.config.empty()) {
+    llvm::Expected<audit::Config> loaded = audit::loadConfig(options.config);
+    if (!loaded)
+      return inputError(llvm::toString(loaded.takeError()));
+    config = std::move(*loaded);
+  } else {
+    llvm::Expected<std::optional<audit::Config>> found = audit::findConfig(cwd);
+    if (!found)
+      return inputError(llvm::toString(found.takeError()));
+    config = std::move(*found);
+  }
+  std::optional<audit::Baseline> baseline;
+  if (!options.baseline.empty()) {
+    llvm::Expected<audit::Baseline> loaded =
+        audit::loadBaseline(options.baseline);
+    if (!loaded)
+      return inputError(llvm::toString(loaded.takeError()));
+    baseline = std::move(*loaded);
+  }
+
+  std::vector<std::string> roots = options.paths;
+  if (options.preCommit) {
+    std::vector<std::string> ignored;
+    roots = bundle::bundlesForFiles(options.paths, ignored);
+    if (roots.empty())
+      return ExitClean; // no staged file belongs to a bundle
+  }
+  llvm::Expected<bundle::WalkResult> walked = bundle::findBundles(roots);
+  if (!walked)
+    return inputError(llvm::toString(walked.takeError()));
+  if (shard)
+    llvm::erase_if(walked->bundles, [&](const bundle::FoundBundle &b) {
+      return !audit::inShard(*shard, b.path);
+    });
+
+  audit::AuditOptions auditOptions;
+  auditOptions.metadataOnly = options.metadataOnly;
+  auditOptions.forceImport = options.forceIRImport;
+  auditOptions.runIRRules = irRuleRunner();
+  auditOptions.jobs = options.jobs
+                          ? options.jobs
+                          : std::max(1u, std::thread::hardware_concurrency());
+  ProgressLine progress(progressWanted(options.quiet));
+  auditOptions.progress = [&](size_t done, size_t total) {
+    progress.update(done, total);
+  };
+  audit::AuditReport report =
+      audit::auditBundles(walked->bundles, auditOptions);
+  progress.finish();
+  if (config)
+    audit::applyConfig(*config, report, cwd);
+  if (baseline)
+    audit::applyBaseline(*baseline, report);
+
+  if (options.format == "json")
+    llvm::outs() << toJson(report, AIMODEL_VERSION).dump(2) << "\n";
+  else if (options.format == "sarif")
+    audit::writeSarifReport(llvm::outs(), report, AIMODEL_VERSION,
+                            options.sarifRoot);
+  else if (options.format == "junit")
+    audit::writeJUnitReport(llvm::outs(), report);
+  else if (options.format == "github")
+    audit::writeGitHubReport(llvm::outs(), report);
+  else if (options.preCommit)
+    audit::writePreCommitReport(llvm::outs(), report,
+                                wantColour(STDOUT_FILENO));
+  else
+    audit::writeTextReport(llvm::outs(), report, wantColour(STDOUT_FILENO));
+  llvm::outs().flush();
+
+  for (const std::string &error : walked->errors)
+    llvm::errs() << "aimodel audit: error: " << error << "\n";
+  if (walked->bundles.empty() && walked->errors.empty() && !options.preCommit)
+    llvm::errs() << "aimodel audit: no bundles found\n";
+  if (!walked->errors.empty())
+    return ExitInputError;
+  return exitFor(options.failOn, report.worst());
+}
 } // namespace
 
 CommandRunner aimodel::cli::addAuditCommand(CLI::App &app) {
-  auto options = std::make_shared<AuditOptions>();
+  auto options = std::make_shared<AuditCommandOptions>();
   CLI::App *cmd = app.add_subcommand(
       "audit", "Check Core AI bundles (.aimodel, .aimodelc, bundle folders) "
                "found under each PATH; reads, never writes.");
   cmd->add_option("paths", options->paths,
-                  "Bundles, or folders to search recursively");
+                  "Bundles, or folders to search recursively (with "
+                  "--pre-commit: files, each standing for its bundle)");
   cmd->add_option("--format", options->format, "Output format")
-      ->check(CLI::IsMember({"text", "json"}))
+      ->check(CLI::IsMember({"text", "json", "sarif", "junit", "github"}))
       ->capture_default_str();
   cmd->add_option("--fail-on", options->failOn,
                   "Exit 1 when a finding at or above this severity exists")
       ->check(CLI::IsMember({"error", "warning", "info", "never"}))
       ->capture_default_str();
+  cmd->add_option("-j,--jobs", options->jobs,
+                  "Bundles audited at once (default: the number of cores); "
+                  "the output is the same for any value")
+      ->check(CLI::Range(1u, 1024u));
+  cmd->add_flag("--metadata-only", options->metadataOnly,
+                "Metadata and layout rules only: no hash, no IR");
+  cmd->add_option("--shard", options->shard,
+                  "K/N: audit only the K-th of N deterministic slices of the "
+                  "bundles found (join the JSON reports with --merge)");
+  cmd->add_option("--merge", options->merge,
+                  "Join the JSON reports of shards into the whole run's "
+                  "report, instead of auditing")
+      ->expected(1, -1);
+  cmd->add_option("--config", options->config,
+                  "Config file (default: .aimodel.json found upward from the "
+                  "working directory)");
+  cmd->add_option(
+      "--baseline", options->baseline,
+      "An earlier JSON report: its findings are not reported again");
+  cmd->add_option("--sarif-root", options->sarifRoot,
+                  "SARIF URIs are relative to this folder")
+      ->capture_default_str();
+  cmd->add_flag("--pre-commit", options->preCommit,
+                "PATHs are files (as pre-commit passes them): audit each "
+                "enclosing bundle whole, one line per failing bundle");
+  cmd->add_flag("-q,--quiet", options->quiet, "No progress line");
   cmd->add_flag("--list-rules", options->listRules,
                 "Print the rule table and exit");
+  // For tests: import every IR file, even where the decoded tables prove no
+  // IR rule can fire (the proof's soundness check).
+  cmd->add_flag("--force-ir-import", options->forceIRImport)->group("");
 
   return [options]() -> int {
     if (options->listRules) {
       listRules(llvm::outs());
       return ExitClean;
     }
-    if (options->paths.empty()) {
-      llvm::errs() << "aimodel audit: error: no PATH given\n";
-      return ExitInputError;
-    }
-    llvm::Expected<bundle::WalkResult> walked =
-        bundle::findBundles(options->paths);
-    if (!walked) {
-      llvm::errs() << "aimodel audit: error: "
-                   << llvm::toString(walked.takeError()) << "\n";
-      return ExitInputError;
-    }
-    audit::AuditReport report = audit::auditBundles(walked->bundles);
-    if (options->format == "json")
-      llvm::outs() << toJson(report, AIMODEL_VERSION).dump(2) << "\n";
-    else
-      audit::writeTextReport(llvm::outs(), report, wantColour(STDOUT_FILENO));
-    llvm::outs().flush();
-
-    for (const std::string &error : walked->errors)
-      llvm::errs() << "aimodel audit: error: " << error << "\n";
-    if (walked->bundles.empty() && walked->errors.empty())
-      llvm::errs() << "aimodel audit: no bundles found\n";
-    if (!walked->errors.empty())
-      return ExitInputError;
-    std::optional<audit::Severity> threshold =
-        audit::parseSeverity(options->failOn);
-    std::optional<audit::Severity> worst = report.worst();
-    return threshold && worst && *worst >= *threshold ? ExitFindings
-                                                      : ExitClean;
+    return runAudit(*options);
   };
 }

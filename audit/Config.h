@@ -1,0 +1,87 @@
+//===- Config.h - The .aimodel.json audit config ----------------*- C++ -*-===//
+//
+// A project states once which findings it accepts, and why:
+//
+//   {"ignore": [{"path": "legacy/*", "rules": ["AIM001", "AIM012"],
+//                "reason": "frozen 0.4.0 exports, replaced in Q3"}],
+//    "severity": {"AIM009": "warning"}}
+//
+// "ignore" drops findings of bundles whose path matches `path`, a glob
+// (llvm::GlobPattern: `*` matches any bytes, `/` included, so "legacy/*"
+// covers everything below legacy/; `?`, `[a-z]`, `{a,b}` and `\` escapes
+// work), for the listed `rules` (absent: every rule). The path matched is the
+// bundle's, relative to the config file's folder; a bundle outside that
+// folder is matched by its path as reported. Every entry needs a `reason`:
+// an exception nobody can explain is not kept. "severity" overrides a rule's
+// severity ("error", "warning" or "info").
+//
+// Anything unknown is an error, not a warning: a misspelt key or rule ID
+// would otherwise silently ignore nothing or everything.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AIMODEL_AUDIT_CONFIG_H
+#define AIMODEL_AUDIT_CONFIG_H
+
+#include "audit/Audit.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace aimodel::audit {
+
+/// The name findConfig looks for.
+inline constexpr llvm::StringLiteral ConfigFileName = ".aimodel.json";
+
+struct IgnoreEntry {
+  std::string path;                ///< the glob, as written
+  std::vector<const Rule *> rules; ///< empty: every rule
+  std::string reason;
+};
+
+struct Config {
+  std::string file;   ///< the config file, as found or named
+  std::string folder; ///< its folder ("." for a bare file name)
+  std::vector<IgnoreEntry> ignore;
+  std::map<std::string, Severity> severity; ///< by rule ID
+};
+
+/// Parses config text; `file` names it in errors. Errors are one line:
+/// "FILE: ignore[2]: needs a non-empty \"reason\"".
+llvm::Expected<Config> parseConfig(llvm::StringRef text, llvm::StringRef file);
+
+/// Reads and parses the config at `path` (followed if a symlink; at most
+/// 1 MiB).
+llvm::Expected<Config> loadConfig(llvm::StringRef path);
+
+/// Looks for .aimodel.json in `cwd` (made absolute if it is not) and each
+/// folder above it, up to the file system root or the first folder holding
+/// `.git` (checked, then the search stops: a config outside the repository
+/// is not the project's). None found: std::nullopt. A config found but
+/// unusable, or a folder that cannot be checked, is an error.
+llvm::Expected<std::optional<Config>> findConfig(llvm::StringRef cwd);
+
+/// The path `bundlePath` is matched by: made absolute with `cwd`, `.` and
+/// `..` removed lexically, then relative to the config's folder ("." for the
+/// folder itself); outside that folder, `bundlePath` unchanged.
+std::string configMatchPath(const Config &config, llvm::StringRef bundlePath,
+                            llvm::StringRef cwd);
+
+struct ConfigEffect {
+  unsigned suppressedByConfig = 0; ///< findings dropped by "ignore"
+};
+
+/// Drops ignored findings, applies severity overrides and recounts
+/// AuditReport::countBySeverity. Findings keep their order (by rule ID,
+/// file, message: neither step can change it). `cwd` must be the folder the
+/// bundle paths are relative to.
+ConfigEffect applyConfig(const Config &config, AuditReport &report,
+                         llvm::StringRef cwd);
+
+} // namespace aimodel::audit
+
+#endif // AIMODEL_AUDIT_CONFIG_H

@@ -1,0 +1,278 @@
+#include "audit/Config.h"
+
+#include "testing/TestFiles.h"
+
+#include <gtest/gtest.h>
+
+using namespace aimodel;
+using namespace aimodel::audit;
+
+namespace {
+Finding finding(const Rule &rule, llvm::StringRef file = "") {
+  Finding f;
+  f.rule = &rule;
+  f.severity = rule.severity;
+  f.message = "m";
+  f.file = file.str();
+  return f;
+}
+
+std::vector<std::string> ids(const BundleReport &bundle) {
+  std::vector<std::string> out;
+  for (const Finding &f : bundle.findings)
+    out.push_back(f.rule->id.str());
+  return out;
+}
+
+std::string errorOf(llvm::StringRef text) {
+  llvm::Expected<Config> config = parseConfig(text, "dir/.aimodel.json");
+  if (config)
+    return "(accepted)";
+  return llvm::toString(config.takeError());
+}
+} // namespace
+
+TEST(Config, ParsesIgnoresAndSeverities) {
+  llvm::Expected<Config> config = parseConfig(
+      R"({"ignore": [{"path": "legacy/*", "rules": ["AIM001", "AIM012"],
+                      "reason": "frozen exports"},
+                     {"path": "*", "reason": "everything"}],
+          "severity": {"AIM009": "warning", "AIM001": "error"}})",
+      "repo/.aimodel.json");
+  ASSERT_TRUE(bool(config)) << llvm::toString(config.takeError());
+  EXPECT_EQ(config->folder, "repo");
+  ASSERT_EQ(config->ignore.size(), 2u);
+  EXPECT_EQ(config->ignore[0].path, "legacy/*");
+  EXPECT_EQ(config->ignore[0].rules,
+            (std::vector<const Rule *>{&rules::MissingProducer,
+                                       &rules::UnverifiedLocation}));
+  EXPECT_EQ(config->ignore[0].reason, "frozen exports");
+  EXPECT_TRUE(config->ignore[1].rules.empty()); // absent: every rule
+  EXPECT_EQ(config->severity.at("AIM009"), Severity::Warning);
+  EXPECT_EQ(config->severity.at("AIM001"), Severity::Error);
+
+  llvm::Expected<Config> bare = parseConfig("{}", ".aimodel.json");
+  ASSERT_TRUE(bool(bare));
+  EXPECT_EQ(bare->folder, ".");
+}
+
+TEST(Config, InvalidConfigsAreOneLineErrorsNamingFileAndEntry) {
+  const std::pair<std::string, std::string> cases[] = {
+      {R"({"ignore": [{"path": "a", "reason": "r"}, {"path": "b"}]})",
+       "dir/.aimodel.json: ignore[1]: needs a non-empty \"reason\""},
+      {R"({"ignore": [{"path": "a", "reason": " \t"}]})",
+       "ignore[0]: needs a non-empty \"reason\""},
+      {R"({"ignore": [{"path": "a", "reason": 3}]})",
+       "ignore[0]: needs a non-empty \"reason\""},
+      {R"({"ignore": [{"reason": "r"}]})", "ignore[0]: needs \"path\""},
+      {R"({"ignore": [{"path": "", "reason": "r"}]})",
+       "ignore[0]: needs \"path\""},
+      {R"({"ignore": [{"path": "[", "reason": "r"}]})",
+       "ignore[0]: \"path\" \"[\" is not a valid glob"},
+      {R"({"ignore": [{"path": "a", "rules": ["AIM999"], "reason": "r"}]})",
+       "ignore[0]: unknown rule \"AIM999\""},
+      {R"({"ignore": [{"path": "a", "rules": ["aim001"], "reason": "r"}]})",
+       "ignore[0]: unknown rule \"aim001\""},
+      {R"({"ignore": [{"path": "a", "rules": [], "reason": "r"}]})",
+       "ignore[0]: \"rules\" must be a non-empty array"},
+      {R"({"ignore": [{"path": "a", "rules": "AIM001", "reason": "r"}]})",
+       "ignore[0]: \"rules\" must be a non-empty array"},
+      {R"({"ignore": [{"path": "a", "rule": ["AIM001"], "reason": "r"}]})",
+       "ignore[0]: unknown key \"rule\""},
+      {R"({"ignore": ["legacy/*"]})", "ignore[0]: is a JSON string"},
+      {R"({"ignore": {"path": "a"}})", "\"ignore\" must be an array"},
+      {R"({"ignores": []})", "dir/.aimodel.json: unknown key \"ignores\""},
+      {R"({"severity": {"AIM999": "info"}})",
+       "severity: unknown rule \"AIM999\""},
+      {R"({"severity": {"AIM009": "fatal"}})",
+       "severity.AIM009: unknown severity \"fatal\""},
+      {R"({"severity": {"AIM009": 1}})", "severity.AIM009: unknown severity"},
+      {R"({"severity": ["AIM009"]})", "\"severity\" must be an object"},
+      {R"({"severity": {}, "severity": {}})", "\"severity\" more than once"},
+      {R"({"severity": {"AIM009": "info", "AIM009": "error"}})",
+       "\"AIM009\" more than once"},
+      {R"({"ignore": [{"path": "a", "path": "b", "reason": "r"}]})",
+       "\"path\" more than once"},
+      {R"({} x)", "is not valid JSON at byte"},
+      {R"({"ignore": [})", "is not valid JSON at byte"},
+      {std::string("{}\0{}", 5), "trailing bytes after the JSON document"},
+      {"[]", "is a JSON array, not an object"},
+  };
+  for (const auto &[text, expected] : cases) {
+    std::string error = errorOf(text);
+    EXPECT_NE(error.find(expected), std::string::npos)
+        << text << "\n  gave: " << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+    EXPECT_EQ(error.rfind("dir/.aimodel.json: ", 0), 0u) << error;
+  }
+}
+
+TEST(Config, LoadNamesTheFileOnErrors) {
+  aimodel::testing::ScratchDir dir;
+  llvm::Expected<Config> missing = loadConfig(dir.path("nope.json"));
+  ASSERT_FALSE(bool(missing));
+  std::string error = llvm::toString(missing.takeError());
+  EXPECT_NE(error.find(dir.path("nope.json") + ": "), std::string::npos)
+      << error;
+  EXPECT_NE(error.find("no such file"), std::string::npos) << error;
+
+  dir.mkdir("adir.json");
+  llvm::Expected<Config> folder = loadConfig(dir.path("adir.json"));
+  ASSERT_FALSE(bool(folder));
+  EXPECT_NE(llvm::toString(folder.takeError()).find(dir.path("adir.json")),
+            std::string::npos);
+
+  std::string file =
+      dir.write("c.json", R"({"severity": {"AIM009": "error"}})");
+  llvm::Expected<Config> loaded = loadConfig(file);
+  ASSERT_TRUE(bool(loaded)) << llvm::toString(loaded.takeError());
+  EXPECT_EQ(loaded->file, file);
+  EXPECT_EQ(loaded->folder, dir.root);
+}
+
+TEST(Config, FindWalksUpToTheNearestConfig) {
+  aimodel::testing::ScratchDir dir;
+  dir.mkdir("repo/.git");
+  dir.write("repo/.aimodel.json", "{}");
+  dir.write("repo/a/.aimodel.json", R"({"severity": {"AIM009": "error"}})");
+  dir.mkdir("repo/a/b/c");
+  dir.mkdir("repo/z");
+
+  llvm::Expected<std::optional<Config>> nearest =
+      findConfig(dir.path("repo/a/b/c"));
+  ASSERT_TRUE(bool(nearest)) << llvm::toString(nearest.takeError());
+  ASSERT_TRUE(nearest->has_value());
+  EXPECT_EQ((*nearest)->file, dir.path("repo/a/.aimodel.json"));
+  EXPECT_EQ((*nearest)->folder, dir.path("repo/a"));
+
+  // The folder holding .git is still checked, then the search stops.
+  llvm::Expected<std::optional<Config>> top = findConfig(dir.path("repo/z/"));
+  ASSERT_TRUE(bool(top));
+  ASSERT_TRUE(top->has_value());
+  EXPECT_EQ((*top)->file, dir.path("repo/.aimodel.json"));
+}
+
+TEST(Config, FindStopsAtTheRepositoryRoot) {
+  aimodel::testing::ScratchDir dir;
+  dir.write(".aimodel.json", "{}"); // outside the repository: not used
+  dir.mkdir("repo/.git");
+  dir.mkdir("repo/sub");
+  dir.write("worktree/.git", "gitdir: elsewhere\n"); // a .git file stops too
+  dir.mkdir("worktree/sub");
+  for (const char *cwd : {"repo/sub", "worktree/sub", "repo"}) {
+    llvm::Expected<std::optional<Config>> found = findConfig(dir.path(cwd));
+    ASSERT_TRUE(bool(found)) << llvm::toString(found.takeError());
+    EXPECT_FALSE(found->has_value()) << cwd;
+  }
+  // Without a repository the search reaches the scratch folder's config.
+  dir.mkdir("plain/sub");
+  llvm::Expected<std::optional<Config>> found =
+      findConfig(dir.path("plain/sub"));
+  ASSERT_TRUE(bool(found));
+  ASSERT_TRUE(found->has_value());
+  EXPECT_EQ((*found)->file, dir.path(".aimodel.json"));
+}
+
+TEST(Config, FoundButInvalidIsAnError) {
+  aimodel::testing::ScratchDir dir;
+  dir.mkdir("repo/.git");
+  dir.write("repo/.aimodel.json", R"({"ignore": [{"path": "*"}]})");
+  llvm::Expected<std::optional<Config>> found = findConfig(dir.path("repo"));
+  ASSERT_FALSE(bool(found));
+  EXPECT_EQ(llvm::toString(found.takeError()),
+            dir.path("repo/.aimodel.json") +
+                ": ignore[0]: needs a non-empty \"reason\" (why these "
+                "findings are accepted)");
+  // A config that is a folder is not silently skipped either.
+  dir.mkdir("other/.git");
+  dir.mkdir("other/.aimodel.json");
+  llvm::Expected<std::optional<Config>> folder = findConfig(dir.path("other"));
+  ASSERT_FALSE(bool(folder));
+  EXPECT_NE(llvm::toString(folder.takeError())
+                .find(dir.path("other/.aimodel.json") + ": "),
+            std::string::npos);
+}
+
+TEST(Config, MatchPathIsRelativeToTheConfigFolder) {
+  Config config;
+  config.folder = "/r";
+  EXPECT_EQ(configMatchPath(config, "x.aimodel", "/r/sub"), "sub/x.aimodel");
+  EXPECT_EQ(configMatchPath(config, "../legacy/y.aimodel", "/r/sub"),
+            "legacy/y.aimodel");
+  EXPECT_EQ(configMatchPath(config, "./legacy/./a//b.aimodel", "/r"),
+            "legacy/a/b.aimodel");
+  EXPECT_EQ(configMatchPath(config, "/r/legacy/z.aimodel", "/elsewhere"),
+            "legacy/z.aimodel");
+  EXPECT_EQ(configMatchPath(config, ".", "/r"), ".");
+  // Outside the folder: as reported.
+  EXPECT_EQ(configMatchPath(config, "/rr/q.aimodel", "/r"), "/rr/q.aimodel");
+  EXPECT_EQ(configMatchPath(config, "../../o/q.aimodel", "/r/sub"),
+            "../../o/q.aimodel");
+  // A config folder given relative to the working directory.
+  config.folder = "cfg";
+  EXPECT_EQ(configMatchPath(config, "cfg/m/x.aimodel", "/w"), "m/x.aimodel");
+  config.folder = "/";
+  EXPECT_EQ(configMatchPath(config, "x.aimodel", "/w"), "w/x.aimodel");
+}
+
+TEST(Config, ApplyDropsIgnoredFindingsAndOverridesSeverities) {
+  llvm::Expected<Config> config = parseConfig(
+      R"({"ignore": [{"path": "legacy/*", "rules": ["AIM001", "AIM012"],
+                      "reason": "frozen"},
+                     {"path": "{vendor,third_party}/*.aimodelc",
+                      "reason": "not ours"}],
+          "severity": {"AIM009": "warning"}})",
+      "/repo/.aimodel.json");
+  ASSERT_TRUE(bool(config)) << llvm::toString(config.takeError());
+
+  AuditReport report;
+  auto add = [&](std::string path, std::vector<Finding> findings) {
+    BundleReport bundle;
+    bundle.path = std::move(path);
+    bundle.kind = bundle::BundleKind::Asset;
+    bundle.findings = std::move(findings);
+    report.bundles.push_back(std::move(bundle));
+  };
+  add("legacy/deep/a.aimodel", // `*` crosses '/'
+      {finding(rules::MissingProducer), finding(rules::UnexpectedFile, "x"),
+       finding(rules::UnverifiedLocation)});
+  add("new/b.aimodel",
+      {finding(rules::MissingProducer), finding(rules::HashMismatch),
+       finding(rules::UnexpectedFile, "y")});
+  add("vendor/c.h18p.aimodelc",
+      {finding(rules::HashMismatch), finding(rules::UnexpectedFile)});
+  add("vendor/d.aimodel", {finding(rules::HashMismatch)});
+
+  ConfigEffect effect = applyConfig(*config, report, "/repo");
+  EXPECT_EQ(effect.suppressedByConfig, 4u);
+  EXPECT_EQ(ids(report.bundles[0]), std::vector<std::string>{"AIM009"});
+  EXPECT_EQ(report.bundles[0].findings[0].severity, Severity::Warning);
+  EXPECT_EQ(ids(report.bundles[1]),
+            (std::vector<std::string>{"AIM001", "AIM003", "AIM009"}));
+  EXPECT_TRUE(report.bundles[2].findings.empty());
+  EXPECT_EQ(ids(report.bundles[3]), std::vector<std::string>{"AIM003"});
+  EXPECT_EQ(report.countBySeverity[static_cast<int>(Severity::Error)], 2u);
+  EXPECT_EQ(report.countBySeverity[static_cast<int>(Severity::Warning)], 3u);
+  EXPECT_EQ(report.countBySeverity[static_cast<int>(Severity::Info)], 0u);
+}
+
+TEST(Config, ApplyMatchesFromAnotherWorkingDirectory) {
+  llvm::Expected<Config> config =
+      parseConfig(R"({"ignore": [{"path": "legacy/*", "reason": "frozen"}]})",
+                  "/repo/.aimodel.json");
+  ASSERT_TRUE(bool(config));
+  AuditReport report;
+  for (const char *path : {"../legacy/a.aimodel", "legacy/a.aimodel"}) {
+    BundleReport bundle;
+    bundle.path = path;
+    bundle.kind = bundle::BundleKind::Asset;
+    bundle.findings = {finding(rules::MissingProducer)};
+    report.bundles.push_back(std::move(bundle));
+  }
+  // From /repo/models, "../legacy" is /repo/legacy; "legacy" is not.
+  EXPECT_EQ(applyConfig(*config, report, "/repo/models").suppressedByConfig,
+            1u);
+  EXPECT_TRUE(report.bundles[0].findings.empty());
+  EXPECT_EQ(report.bundles[1].findings.size(), 1u);
+  EXPECT_EQ(report.countBySeverity[static_cast<int>(Severity::Warning)], 1u);
+}

@@ -1,0 +1,124 @@
+//===- IRChecks.cpp - The IR rules for one bundle -------------------------===//
+//
+// The IR is the authority on the legacy-location incident (producer stamps
+// lie, coreai-format.md §2.1). Each IR file is decoded by the one decoder;
+// the rule passes run only where the decoded tables show evidence for them
+// (mlir-passes/RulePrecheck.h), since importing into MLIR is the expensive
+// part and most files in a tree have nothing to find.
+//
+//===----------------------------------------------------------------------===//
+
+#include "audit/IRChecks.h"
+
+#include "bytecode/BytecodeReader.h"
+#include "mlir-passes/RulePrecheck.h"
+#include "mlir-passes/RuleRunner.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <fcntl.h>
+
+using namespace aimodel;
+using namespace aimodel::audit;
+using namespace aimodel::audit::detail;
+
+IRFileVerdict aimodel::audit::detail::checkIRFile(support::RegularFile file,
+                                                  const std::string &name,
+                                                  unsigned rules,
+                                                  const AuditOptions &options) {
+  IRFileVerdict verdict;
+  verdict.name = name;
+  // The runner maps the very file decoded here, through its own descriptor.
+  support::UniqueFd forRunner(::fcntl(file.fd.get(), F_DUPFD_CLOEXEC, 0));
+  auto buffer = support::mapRegularFile(std::move(file), name);
+  llvm::Expected<std::unique_ptr<bytecode::BytecodeFile>> decoded =
+      buffer ? bytecode::BytecodeFile::fromBuffer(std::move(*buffer))
+             : llvm::Expected<std::unique_ptr<bytecode::BytecodeFile>>(
+                   buffer.takeError());
+  if (!decoded) {
+    verdict.unreadable = llvm::toString(decoded.takeError());
+    return verdict;
+  }
+  if (!options.runIRRules)
+    return verdict;
+  passes::RuleEvidence evidence = passes::findRuleEvidence(**decoded);
+  if (!options.forceImport) {
+    if (!evidence.legacyCallStack)
+      rules &= ~passes::kLegacyDebugLocationRule;
+    if (!evidence.unverifiedLocation)
+      rules &= ~passes::kUnverifiedLocationRule;
+    if (!evidence.payloadString)
+      rules &= ~passes::kDebugPayloadRule;
+  }
+  if (!rules)
+    return verdict;
+  if (!forRunner) {
+    verdict.unreadable = "cannot duplicate its descriptor";
+    return verdict;
+  }
+  llvm::Expected<std::vector<passes::IRFinding>> findings =
+      options.runIRRules(forRunner.get(), name, rules);
+  if (!findings)
+    verdict.unreadable = llvm::toString(findings.takeError());
+  else
+    verdict.findings = std::move(*findings);
+  return verdict;
+}
+
+static Finding make(const Rule &rule, std::string message, std::string file,
+                    const passes::IRFinding *from = nullptr) {
+  Finding finding{&rule, rule.severity, std::move(message), std::move(file)};
+  if (from) {
+    finding.ops = from->ops;
+    finding.blockArguments = from->blockArguments;
+    finding.examples = from->examples;
+  }
+  return finding;
+}
+
+std::vector<Finding>
+aimodel::audit::detail::irFindings(bundle::BundleKind kind,
+                                   const std::vector<IRFileVerdict> &verdicts,
+                                   const std::string &compiledSummary) {
+  std::vector<Finding> out;
+  bool legacy = false;
+  std::string compiledLegacy;
+  for (const IRFileVerdict &verdict : verdicts) {
+    if (verdict.unreadable)
+      out.push_back(
+          make(rules::UnreadableIR,
+               verdict.name + " cannot be decoded: " + *verdict.unreadable,
+               verdict.name));
+    for (const passes::IRFinding &f : verdict.findings) {
+      if (f.ruleId == rules::LegacyDebugLocation.id) {
+        legacy = true;
+        if (kind == bundle::BundleKind::Asset)
+          out.push_back(
+              make(rules::LegacyDebugLocation, f.message, verdict.name, &f));
+        else
+          compiledLegacy +=
+              llvm::formatv("{0}{1} ({2})", compiledLegacy.empty() ? "" : ", ",
+                            verdict.name, f.ops + f.blockArguments);
+      } else if (f.ruleId == rules::DebugPayload.id) {
+        out.push_back(make(rules::DebugPayload, f.message, verdict.name, &f));
+      }
+    }
+  }
+  // AIM012 speaks of forms whose fate is unknown: moot when AIM002 fires.
+  if (kind == bundle::BundleKind::Asset && !legacy)
+    for (const IRFileVerdict &verdict : verdicts)
+      for (const passes::IRFinding &f : verdict.findings)
+        if (f.ruleId == rules::UnverifiedLocation.id)
+          out.push_back(
+              make(rules::UnverifiedLocation, f.message, verdict.name, &f));
+  if (kind == bundle::BundleKind::CompiledAsset) {
+    std::string text = compiledSummary;
+    if (!compiledLegacy.empty())
+      text += "; its IR still carries coreai-torch 0.4.0 call-stack "
+              "locations (locations per file: " +
+              compiledLegacy +
+              "); whether compiled bundles load with them is not known";
+    out.push_back(make(rules::CompiledBundle, text, ""));
+  }
+  return out;
+}

@@ -1,0 +1,128 @@
+//===- JUnitReport.cpp - JUnit XML rendering of an audit ------------------===//
+//
+// There is no JUnit spec; this follows what GitLab and Jenkins read: one test
+// case per bundle (GitLab keys cases by classname + name, so the bundle path
+// is the name), errors as <failure>, the rest as <system-out>, and no
+// timestamps so the output is deterministic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "audit/ReportFormats.h"
+
+#include "support/PathText.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace aimodel;
+using namespace aimodel::audit;
+
+static const char kHexDigits[] = "0123456789abcdef";
+
+/// Bytes as XML 1.0 character data or attribute value. printablePath already
+/// turns invalid UTF-8 and C0 controls into "\xNN"; what XML 1.0 still
+/// forbids (U+FFFE, U+FFFF) or discourages (C1 controls) is written the
+/// same way, so any name yields a well-formed document.
+static std::string xmlText(llvm::StringRef bytes) {
+  std::string text = support::printablePath(bytes);
+  std::string out;
+  out.reserve(text.size());
+  auto escapeBytes = [&](llvm::StringRef raw) {
+    for (unsigned char b : raw) {
+      out += "\\x";
+      out.push_back(kHexDigits[b >> 4]);
+      out.push_back(kHexDigits[b & 15]);
+    }
+  };
+  llvm::StringRef rest(text);
+  while (!rest.empty()) {
+    unsigned char b = rest.front();
+    if (b == 0xC2 && rest.size() >= 2 &&
+        static_cast<unsigned char>(rest[1]) <= 0x9F) {
+      escapeBytes(rest.take_front(2)); // U+0080..U+009F
+      rest = rest.drop_front(2);
+      continue;
+    }
+    if (rest.starts_with("\xEF\xBF\xBE") || rest.starts_with("\xEF\xBF\xBF")) {
+      escapeBytes(rest.take_front(3));
+      rest = rest.drop_front(3);
+      continue;
+    }
+    switch (b) {
+    case '&':
+      out += "&amp;";
+      break;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    case '\'':
+      out += "&apos;";
+      break;
+    default:
+      out.push_back(static_cast<char>(b));
+    }
+    rest = rest.drop_front();
+  }
+  return out;
+}
+
+/// "path/file", or the bundle path for a finding about the bundle itself.
+static std::string findingPath(const BundleReport &bundle, const Finding &f) {
+  return f.file.empty() ? bundle.path : bundle.path + "/" + f.file;
+}
+
+/// One finding as a line of the case's text, like the text report's line.
+static std::string findingLine(const BundleReport &bundle, const Finding &f) {
+  return xmlText(findingPath(bundle, f)) + ": " +
+         severityName(f.severity).str() + ": " + xmlText(f.message) + " [" +
+         f.rule->id.str() + " " + f.rule->name.str() + "]\n";
+}
+
+void aimodel::audit::writeJUnitReport(llvm::raw_ostream &os,
+                                      const AuditReport &report) {
+  size_t failing = 0;
+  for (const BundleReport &bundle : report.bundles)
+    for (const Finding &f : bundle.findings)
+      if (f.severity == Severity::Error) {
+        ++failing;
+        break;
+      }
+  std::string counts =
+      llvm::formatv("tests=\"{0}\" failures=\"{1}\" errors=\"0\"",
+                    report.bundles.size(), failing);
+
+  os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  os << "<testsuites name=\"aimodel\" " << counts << ">\n";
+  os << "  <testsuite name=\"aimodel audit\" " << counts << " skipped=\"0\">\n";
+  for (const BundleReport &bundle : report.bundles) {
+    os << "    <testcase classname=\"aimodel."
+       << bundle::bundleKindName(bundle.kind) << "\" name=\""
+       << xmlText(bundle.path) << "\"";
+    if (bundle.findings.empty()) {
+      os << "/>\n";
+      continue;
+    }
+    os << ">\n";
+    std::string others;
+    for (const Finding &f : bundle.findings) {
+      if (f.severity != Severity::Error) {
+        others += findingLine(bundle, f);
+        continue;
+      }
+      std::string message = xmlText(f.message);
+      if (!f.file.empty())
+        message = xmlText(f.file) + ": " + message;
+      os << "      <failure type=\"" << f.rule->id << "\" message=\"" << message
+         << "\">" << findingLine(bundle, f) << "</failure>\n";
+    }
+    if (!others.empty())
+      os << "      <system-out>" << others << "</system-out>\n";
+    os << "    </testcase>\n";
+  }
+  os << "  </testsuite>\n</testsuites>\n";
+}

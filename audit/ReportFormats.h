@@ -1,0 +1,47 @@
+//===- ReportFormats.h - CI renderings of an audit --------------*- C++ -*-===//
+//
+// Reports for CI systems: SARIF 2.1.0 (GitHub code scanning), JUnit XML
+// (GitLab, Jenkins) and GitHub Actions workflow commands. Like the text and
+// JSON reports they are pure functions of the AuditReport, so the same report
+// gives the same bytes. Paths and messages are untrusted bytes: every writer
+// escapes them so they cannot break the format or forge another entry.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AIMODEL_AUDIT_REPORTFORMATS_H
+#define AIMODEL_AUDIT_REPORTFORMATS_H
+
+#include "audit/Audit.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace aimodel::audit {
+
+/// Where a rule's help lives (the README's rule table); also the SARIF
+/// driver's informationUri without the fragment.
+inline constexpr llvm::StringLiteral kReadmeUri =
+    "https://github.com/aimodel/aimodel/blob/main/README.md";
+
+/// SARIF 2.1.0, one run. Each result's location is the file concerned (the
+/// bundle path joined with the finding's file, or the bundle itself), made
+/// relative to `sarifRoot` (a directory; uriBaseId "%SRCROOT%") when it lies
+/// inside it, else an absolute file: URI. Relative paths, in the report and
+/// in `sarifRoot`, are taken against the process's current directory.
+void writeSarifReport(llvm::raw_ostream &os, const AuditReport &report,
+                      llvm::StringRef toolVersion, llvm::StringRef sarifRoot);
+
+/// JUnit XML: one test case per bundle; each error is a <failure>, warnings
+/// and info go to the case's <system-out>.
+void writeJUnitReport(llvm::raw_ostream &os, const AuditReport &report);
+
+/// GitHub Actions workflow commands (::error / ::warning / ::notice), one
+/// line per finding, then a plain summary line.
+void writeGitHubReport(llvm::raw_ostream &os, const AuditReport &report);
+
+/// RFC 3986 percent-encoding of raw bytes: everything but the unreserved
+/// characters (A-Z a-z 0-9 - . _ ~) and '/' becomes %XX.
+std::string percentEncodePath(llvm::StringRef bytes);
+
+} // namespace aimodel::audit
+
+#endif // AIMODEL_AUDIT_REPORTFORMATS_H
