@@ -1,0 +1,139 @@
+//===- PreCommit.cpp - Bundles touched by a list of files -----------------===//
+
+#include "bundle/PreCommit.h"
+#include "bundle/TreeWalk.h"
+
+#include "support/SafeFile.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <map>
+#include <set>
+#include <sys/stat.h>
+
+using namespace aimodel;
+using namespace aimodel::bundle;
+
+namespace {
+/// Byte range of one '/'-separated component; empty ones ("a//b") skipped.
+struct Component {
+  size_t begin, end;
+};
+
+std::vector<Component> componentsOf(llvm::StringRef path) {
+  std::vector<Component> result;
+  size_t begin = 0;
+  while (begin < path.size()) {
+    size_t end = path.find('/', begin);
+    if (end == llvm::StringRef::npos)
+      end = path.size();
+    if (end > begin)
+      result.push_back({begin, end});
+    begin = end + 1;
+  }
+  return result;
+}
+
+enum class Presence { Absent, Directory, Other };
+
+/// lstat(2): the asset itself is never followed, as the walk would not.
+/// Anything but "not there" counts as there, so an unreadable path reaches
+/// the audit and is reported rather than skipped.
+Presence presence(const std::string &path) {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0)
+    return errno == ENOENT || errno == ENOTDIR ? Presence::Absent
+                                               : Presence::Other;
+  return S_ISDIR(st.st_mode) ? Presence::Directory : Presence::Other;
+}
+
+/// Whether a folder is a coreai-models bundle folder, remembered because
+/// the files of one commit share their folders.
+class BundleFolders {
+public:
+  bool is(const std::string &folder) {
+    auto [it, inserted] = known.try_emplace(folder, false);
+    if (inserted)
+      it->second = check(folder);
+    return it->second;
+  }
+
+private:
+  static bool check(const std::string &folder) {
+    // Named on the command line by the hook, so followed like any root.
+    llvm::Expected<support::UniqueFd> fd =
+        support::openDirectory(folder, support::Symlinks::Follow);
+    if (!fd) {
+      llvm::consumeError(fd.takeError()); // gone, or not a folder
+      return false;
+    }
+    llvm::Expected<std::vector<DirEntry>> entries = listDirectory(fd->get());
+    if (!entries) {
+      llvm::consumeError(entries.takeError());
+      return false;
+    }
+    return isBundleDir(fd->get(), *entries);
+  }
+
+  std::map<std::string, bool> known;
+};
+
+/// The nearest bundle folder among the first `count` components' prefixes
+/// of `path`, deepest first, then "." or "/"; "" if none.
+std::string enclosingBundleFolder(llvm::StringRef path,
+                                  const std::vector<Component> &components,
+                                  size_t count, BundleFolders &folders) {
+  for (size_t i = count; i-- > 0;) {
+    std::string prefix = path.take_front(components[i].end).str();
+    if (folders.is(prefix))
+      return prefix;
+  }
+  llvm::StringRef first =
+      components.empty() ? llvm::StringRef()
+                         : path.slice(components[0].begin, components[0].end);
+  std::string top;
+  if (path.starts_with("/"))
+    top = "/";
+  else if (first != "." && first != "..")
+    top = "."; // a relative path's folders end at the current one
+  return !top.empty() && folders.is(top) ? top : std::string();
+}
+} // namespace
+
+std::vector<std::string>
+aimodel::bundle::bundlesForFiles(const std::vector<std::string> &files,
+                                 std::vector<std::string> &ignored) {
+  std::set<std::string> bundles; // std::string orders by unsigned bytes
+  BundleFolders folders;
+  for (const std::string &file : files) {
+    llvm::StringRef path(file);
+    std::vector<Component> components = componentsOf(path);
+    auto isAsset = [&](const Component &c) {
+      return assetKindFromName(path.slice(c.begin, c.end)).has_value();
+    };
+    auto asset = std::find_if(components.begin(), components.end(), isAsset);
+    // Where the search for a bundle folder starts: above a vanished asset,
+    // at the path itself when it is a folder, else at its parent.
+    size_t count = components.size();
+    if (asset != components.end()) {
+      std::string assetPath = path.take_front(asset->end).str();
+      if (presence(assetPath) != Presence::Absent) {
+        bundles.insert(std::move(assetPath));
+        continue;
+      }
+      count = asset - components.begin();
+    } else if (count > 0 && presence(file) != Presence::Directory) {
+      --count;
+    }
+    std::string folder =
+        file.empty() ? std::string()
+                     : enclosingBundleFolder(path, components, count, folders);
+    if (folder.empty())
+      ignored.push_back(file);
+    else
+      bundles.insert(std::move(folder));
+  }
+  return {bundles.begin(), bundles.end()};
+}
