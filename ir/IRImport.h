@@ -39,6 +39,10 @@ struct ImportOptions {
   /// zero-copy views of the mapping. Without them handles are declared but
   /// empty: enough to print or compare structure, and no weight page is read.
   bool withResourceData = true;
+  /// loadIR: the file is a bundle member, so its last component must not be
+  /// a symlink (checked by the open itself, so no check can race it); a
+  /// path the user named may be one.
+  bool refuseSymlink = false;
 };
 
 /// An imported file: always a builtin.module, so an mlir::PassManager runs on

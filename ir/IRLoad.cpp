@@ -248,7 +248,9 @@ aimodel::ir::loadIR(llvm::StringRef path, mlir::MLIRContext &context,
                     const ImportOptions &options) {
   // Never blocks on a FIFO or device, never reads one forever.
   llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      support::mapRegularFile(path);
+      support::mapRegularFile(path, options.refuseSymlink
+                                        ? support::Symlinks::Refuse
+                                        : support::Symlinks::Follow);
   if (!buffer)
     return buffer.takeError();
   // Only a file named as text is text: anything else given to MLIR's parser

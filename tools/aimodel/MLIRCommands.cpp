@@ -43,9 +43,10 @@ aimodelShow(const AIModelShowOptions *options) {
                  << llvm::toString(std::move(error)) << "\n";
     return 2;
   };
-  llvm::Expected<ir::ImportedModule> imported =
-      ir::loadIR(options->path, *context, bytes,
-                 ir::ImportOptions{/*withResourceData=*/false});
+  llvm::Expected<ir::ImportedModule> imported = ir::loadIR(
+      options->path, *context, bytes,
+      ir::ImportOptions{/*withResourceData=*/false,
+                        /*refuseSymlink=*/options->insideBundle != 0});
   if (!imported)
     return fail(imported.takeError());
   // The module the import adds for passes is not part of the file.

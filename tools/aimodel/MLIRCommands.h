@@ -18,6 +18,7 @@ struct AIModelShowOptions {
   const char *path; ///< a bytecode or MLIR text file
   int debugInfo;    ///< print locations
   int structure;    ///< print the dialect-neutral structure dump
+  int insideBundle; ///< `path` is a bundle member: never follow a symlink
 };
 
 /// Prints the IR; returns the process exit code. Errors go to stderr.

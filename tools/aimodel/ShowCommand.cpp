@@ -43,8 +43,11 @@ CommandRunner aimodel::cli::addShowCommand(CLI::App &app) {
         reinterpret_cast<AIModelShowFn>(findMLIRCommand(AIMODEL_SHOW_SYMBOL));
     if (!show)
       return ExitInputError;
+    // A bundle's mlirb was judged by a no-follow open; the module's own
+    // open must not follow a symlink swapped in since.
     AIModelShowOptions request{files->front().c_str(), options->debugInfo,
-                               options->structure};
+                               options->structure,
+                               files->front() != options->path};
     llvm::outs().flush();
     return show(&request);
   };
