@@ -189,7 +189,7 @@ TEST(Shard, MergeErrors) {
   EXPECT_NE(error.find("0.2.0"), std::string::npos) << error;
 
   std::string extra =
-      variant("extra.json", [](Json &doc) { doc["rules"] = Json::array(); });
+      variant("extra.json", [](Json &doc) { doc["extra"] = Json::array(); });
   error = errorOf(mergeReports({files[0], extra}));
   EXPECT_EQ(error.rfind(extra + ": its top-level keys differ", 0), 0u) << error;
 
