@@ -115,26 +115,10 @@ llvm::Expected<Json> aimodel::audit::parseStrictJson(llvm::StringRef text) {
   if (std::optional<size_t> at = bundle::findExcessiveNesting(text, MaxDepth))
     return fail(llvm::formatv("nests deeper than {0} levels (byte {1})",
                               MaxDepth, *at));
-  // nlohmann keeps the last of two equal keys; another reader may keep the
-  // first, so a key twice is refused, as in metadata.json.
-  std::vector<std::set<std::string>> openObjects;
-  std::optional<std::string> duplicate;
-  Json::parser_callback_t trackKeys = [&](int, Json::parse_event_t event,
-                                          Json &parsed) {
-    using Event = Json::parse_event_t;
-    if (event == Event::object_start)
-      openObjects.emplace_back();
-    else if (event == Event::object_end && !openObjects.empty())
-      openObjects.pop_back();
-    else if (event == Event::key && !openObjects.empty() &&
-             !openObjects.back().insert(parsed.get<std::string>()).second &&
-             !duplicate)
-      duplicate = parsed.dump();
-    return true;
-  };
+  bundle::DuplicateKeyFinder<Json> keys;
   Json parsed;
   try {
-    parsed = Json::parse(text.begin(), text.end(), trackKeys);
+    parsed = Json::parse(text.begin(), text.end(), keys.callback());
   } catch (const Json::parse_error &e) {
     std::string what = e.what();
     size_t reason = what.find(": ", what.find("column"));
@@ -150,7 +134,7 @@ llvm::Expected<Json> aimodel::audit::parseStrictJson(llvm::StringRef text) {
   if (size_t nul = text.find('\0'); nul != llvm::StringRef::npos)
     return fail(llvm::formatv(
         "has trailing bytes after the JSON document at byte {0}", nul));
-  if (duplicate)
+  if (const std::optional<std::string> &duplicate = keys.duplicate())
     return fail(llvm::formatv("has the key {0} more than once in one object",
                               *duplicate));
   return parsed;

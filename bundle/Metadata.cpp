@@ -96,26 +96,10 @@ MetadataResult aimodel::bundle::parseMetadata(llvm::StringRef text,
                                    limits.maxDepth, *at);
     return result;
   }
-  // nlohmann keeps the last of two equal keys; a reader that keeps the first
-  // would see another file. The callback sees each key with its object.
-  std::vector<std::set<std::string>> openObjects;
-  std::optional<std::string> duplicate;
-  nlohmann::json::parser_callback_t trackKeys =
-      [&](int, nlohmann::json::parse_event_t event, nlohmann::json &parsed) {
-        using Event = nlohmann::json::parse_event_t;
-        if (event == Event::object_start)
-          openObjects.emplace_back();
-        else if (event == Event::object_end && !openObjects.empty())
-          openObjects.pop_back();
-        else if (event == Event::key && !openObjects.empty() &&
-                 !openObjects.back().insert(parsed.get<std::string>()).second &&
-                 !duplicate)
-          duplicate = parsed.dump();
-        return true;
-      };
+  DuplicateKeyFinder<nlohmann::json> keys;
   nlohmann::json parsed;
   try {
-    parsed = nlohmann::json::parse(text.begin(), text.end(), trackKeys);
+    parsed = nlohmann::json::parse(text.begin(), text.end(), keys.callback());
   } catch (const nlohmann::json::parse_error &e) {
     result.problem = MetadataProblem::NotJson;
     // Keep nlohmann's reason, but locate it by byte offset, not line/column.
@@ -149,7 +133,7 @@ MetadataResult aimodel::bundle::parseMetadata(llvm::StringRef text,
         "has trailing bytes after the JSON document at byte {0}", nul);
     return result;
   }
-  if (duplicate) {
+  if (const std::optional<std::string> &duplicate = keys.duplicate()) {
     result.problem = MetadataProblem::DuplicateKey;
     result.message = llvm::formatv(
         "has the key {0} more than once in one object", *duplicate);

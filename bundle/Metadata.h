@@ -14,7 +14,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
+#include <vector>
 
 namespace aimodel::bundle {
 
@@ -39,6 +41,35 @@ struct MetadataResult {
   std::optional<nlohmann::json> object;
   MetadataProblem problem = MetadataProblem::Unreadable;
   std::string message; // one line, without the file name
+};
+
+/// nlohmann keeps the last of two equal keys; a reader that keeps the first
+/// would see another file, so a key twice in one object is refused wherever
+/// aimodel reads JSON. Pass callback() to Json::parse, then ask duplicate()
+/// for the first key met twice (as JSON text). For json and ordered_json.
+template <typename Json> class DuplicateKeyFinder {
+public:
+  typename Json::parser_callback_t callback() {
+    return [this](int, typename Json::parse_event_t event, Json &parsed) {
+      using Event = typename Json::parse_event_t;
+      if (event == Event::object_start)
+        openObjects.emplace_back();
+      else if (event == Event::object_end && !openObjects.empty())
+        openObjects.pop_back();
+      else if (event == Event::key && !openObjects.empty() &&
+               !openObjects.back()
+                    .insert(parsed.template get<std::string>())
+                    .second &&
+               !first)
+        first = parsed.dump();
+      return true;
+    };
+  }
+  const std::optional<std::string> &duplicate() const { return first; }
+
+private:
+  std::vector<std::set<std::string>> openObjects;
+  std::optional<std::string> first;
 };
 
 /// Parses JSON text that must be an object: all of it (nothing but
