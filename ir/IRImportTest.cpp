@@ -43,15 +43,7 @@ std::vector<std::pair<std::string, std::string>> inputs() {
       result.emplace_back(
           "stock input " + std::to_string(i),
           bytecode::testing::emitBytecode(mlirOpt, kStockInputs[i]));
-  std::vector<std::string> files;
-  if (const char *dir = std::getenv("AIMODEL_FIXTURES_DIR")) {
-    std::error_code ec;
-    for (llvm::sys::fs::directory_iterator
-             it(std::string(dir) + "/dialect/mlirb", ec),
-         end;
-         it != end && !ec; it.increment(ec))
-      files.push_back(it->path());
-  }
+  std::vector<std::string> files = bytecode::testing::fixtureDialectFiles();
   if (bytecode::testing::haveCorpus())
     for (const char *bundle : {"vibevoice_connector_fp16.h18p.aimodelc",
                                "vibevoice_diffusion_head_fp16.h18p.aimodelc"})

@@ -95,15 +95,7 @@ std::vector<Input> inputs() {
       result.push_back({"synthetic " + std::to_string(i),
                         bctest::emitBytecode(mlirOpt, kSyntheticInputs[i])});
   }
-  std::vector<std::string> files;
-  if (const char *dir = std::getenv("AIMODEL_FIXTURES_DIR")) {
-    std::error_code ec;
-    for (llvm::sys::fs::directory_iterator
-             it(std::string(dir) + "/dialect/mlirb", ec),
-         end;
-         it != end && !ec; it.increment(ec))
-      files.push_back(it->path());
-  }
+  std::vector<std::string> files = bctest::fixtureDialectFiles();
   if (bctest::haveCorpus())
     for (const char *bundle : {"vibevoice_connector_fp16.h18p.aimodelc",
                                "vibevoice_diffusion_head_fp16.h18p.aimodelc"}) {

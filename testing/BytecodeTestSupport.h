@@ -45,6 +45,21 @@ inline std::string corpusPath(const std::string &relative) {
   return sharedDir() + "/corpus/" + relative;
 }
 
+/// The fixture-dialect bytecode files the build wrote (under
+/// AIMODEL_FIXTURES_DIR), in listing order; none when it is unset.
+inline std::vector<std::string> fixtureDialectFiles() {
+  std::vector<std::string> files;
+  if (const char *dir = std::getenv("AIMODEL_FIXTURES_DIR")) {
+    std::error_code ec;
+    for (llvm::sys::fs::directory_iterator
+             it(std::string(dir) + "/dialect/mlirb", ec),
+         end;
+         it != end && !ec; it.increment(ec))
+      files.push_back(it->path());
+  }
+  return files;
+}
+
 inline bool haveCorpus() {
   return llvm::sys::fs::is_directory(sharedDir() + "/corpus");
 }
