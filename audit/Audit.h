@@ -53,11 +53,12 @@ struct AuditReport {
 };
 
 /// Runs the IR rule passes (passes::IRRule bits) on the bytecode file open
-/// as `fd` (`name` is for messages). The passes need MLIR, which the caller
-/// provides (the aimodel executable loads it on demand).
+/// as `fd` (`name` is for messages); with `narrow`, only those the file's
+/// decoded tables show evidence for (passes::rulesWithEvidence). The passes
+/// need MLIR, which the caller provides (the executable loads it on demand).
 using IRRuleRunner =
     std::function<llvm::Expected<std::vector<passes::IRFinding>>(
-        int fd, llvm::StringRef name, unsigned rules)>;
+        int fd, llvm::StringRef name, unsigned rules, bool narrow)>;
 
 struct AuditOptions {
   /// Metadata and layout rules only: no hash, no IR.

@@ -22,12 +22,30 @@ using namespace aimodel;
 using namespace aimodel::audit;
 using namespace aimodel::audit::detail;
 
+/// From this size on, the runner decodes the file itself, narrowing the
+/// rules to the evidence there, rather than after a decode here: decoding a
+/// large file twice would put a second decode on the audit's critical path
+/// (the hash runs beside it). The decoder is the same one either way.
+constexpr uint64_t kRunnerDecodesBytes = 16 << 20;
+
 IRFileVerdict aimodel::audit::detail::checkIRFile(support::RegularFile file,
                                                   const std::string &name,
                                                   unsigned rules,
                                                   const AuditOptions &options) {
   IRFileVerdict verdict;
   verdict.name = name;
+  auto run = [&](int fd, bool narrow) {
+    llvm::Expected<std::vector<passes::IRFinding>> findings =
+        options.runIRRules(fd, name, rules, narrow);
+    if (!findings)
+      verdict.unreadable = llvm::toString(findings.takeError());
+    else
+      verdict.findings = std::move(*findings);
+    return std::move(verdict);
+  };
+  if (options.runIRRules && !options.forceImport &&
+      file.size >= kRunnerDecodesBytes)
+    return run(file.fd.get(), /*narrow=*/true);
   // The runner maps the very file decoded here, through its own descriptor.
   support::UniqueFd forRunner(::fcntl(file.fd.get(), F_DUPFD_CLOEXEC, 0));
   auto buffer = support::mapRegularFile(std::move(file), name);
@@ -41,28 +59,15 @@ IRFileVerdict aimodel::audit::detail::checkIRFile(support::RegularFile file,
   }
   if (!options.runIRRules)
     return verdict;
-  passes::RuleEvidence evidence = passes::findRuleEvidence(**decoded);
-  if (!options.forceImport) {
-    if (!evidence.legacyCallStack)
-      rules &= ~passes::kLegacyDebugLocationRule;
-    if (!evidence.unverifiedLocation)
-      rules &= ~passes::kUnverifiedLocationRule;
-    if (!evidence.payloadString)
-      rules &= ~passes::kDebugPayloadRule;
-  }
+  if (!options.forceImport)
+    rules = passes::rulesWithEvidence(**decoded, rules);
   if (!rules)
     return verdict;
   if (!forRunner) {
     verdict.unreadable = "cannot duplicate its descriptor";
     return verdict;
   }
-  llvm::Expected<std::vector<passes::IRFinding>> findings =
-      options.runIRRules(forRunner.get(), name, rules);
-  if (!findings)
-    verdict.unreadable = llvm::toString(findings.takeError());
-  else
-    verdict.findings = std::move(*findings);
-  return verdict;
+  return run(forRunner.get(), /*narrow=*/false);
 }
 
 static Finding make(const Rule &rule, std::string message, std::string file,

@@ -39,3 +39,15 @@ aimodel::passes::findRuleEvidence(const bytecode::BytecodeFile &file) {
   }
   return evidence;
 }
+
+unsigned aimodel::passes::rulesWithEvidence(const bytecode::BytecodeFile &file,
+                                            unsigned rules) {
+  RuleEvidence evidence = findRuleEvidence(file);
+  if (!evidence.legacyCallStack)
+    rules &= ~kLegacyDebugLocationRule;
+  if (!evidence.unverifiedLocation)
+    rules &= ~kUnverifiedLocationRule;
+  if (!evidence.payloadString)
+    rules &= ~kDebugPayloadRule;
+  return rules;
+}

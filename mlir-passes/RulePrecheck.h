@@ -11,6 +11,7 @@
 #define AIMODEL_MLIR_PASSES_RULEPRECHECK_H
 
 #include "bytecode/BytecodeReader.h"
+#include "mlir-passes/RuleRunner.h"
 
 namespace aimodel::passes {
 
@@ -26,6 +27,9 @@ struct RuleEvidence {
 };
 
 RuleEvidence findRuleEvidence(const bytecode::BytecodeFile &file);
+
+/// `rules` (IRRule bits) less those the file's tables prove cannot fire.
+unsigned rulesWithEvidence(const bytecode::BytecodeFile &file, unsigned rules);
 
 } // namespace aimodel::passes
 

@@ -3,6 +3,7 @@
 #include "tools/aimodel/MLIRAudit.h"
 
 #include "bytecode/BytecodeReader.h"
+#include "mlir-passes/RulePrecheck.h"
 #include "mlir-passes/RuleRunner.h"
 #include "support/SafeFile.h"
 
@@ -44,7 +45,11 @@ aimodelRunIRRules(const AIModelIRRulesRequest *request, char **result) {
   auto file = bytecode::BytecodeFile::fromBuffer(std::move(*buffer));
   if (!file)
     return fail(file.takeError());
-  auto findings = passes::runIRRules(**file, request->rules);
+  unsigned rules = request->narrow
+                       ? passes::rulesWithEvidence(**file, request->rules)
+                       : request->rules;
+  auto findings = rules ? passes::runIRRules(**file, rules)
+                        : std::vector<passes::IRFinding>();
   if (!findings)
     return fail(findings.takeError());
   nlohmann::json out = nlohmann::json::array();

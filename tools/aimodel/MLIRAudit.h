@@ -14,6 +14,7 @@ struct AIModelIRRulesRequest {
   int fd;           ///< a bytecode file, opened by the caller (not consumed)
   const char *name; ///< for messages
   unsigned rules;   ///< passes::IRRule bits
+  int narrow; ///< nonzero: only the rules the decoded tables show evidence for
 };
 
 /// Returns 0 with `*result` a JSON array of findings ({"rule", "message",
