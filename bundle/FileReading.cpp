@@ -2,6 +2,8 @@
 
 #include "bundle/FileReading.h"
 
+#include "llvm/Support/ErrorHandling.h"
+
 #include <openssl/evp.h>
 
 #include <algorithm>
@@ -75,14 +77,38 @@ llvm::Expected<std::string> aimodel::bundle::readSmallFile(llvm::StringRef path,
   return readAll(*file, maxBytes);
 }
 
+aimodel::bundle::Sha256::Sha256() : context(EVP_MD_CTX_new()) {
+  // Allocation failure of a few bytes is fatal anyway; digest init of
+  // SHA-256 cannot fail otherwise.
+  if (!context || EVP_DigestInit_ex(static_cast<EVP_MD_CTX *>(context),
+                                    EVP_sha256(), nullptr) != 1)
+    llvm::report_fatal_error("cannot initialise SHA-256");
+}
+
+aimodel::bundle::Sha256::~Sha256() {
+  EVP_MD_CTX_free(static_cast<EVP_MD_CTX *>(context));
+}
+
+void aimodel::bundle::Sha256::update(llvm::StringRef bytes) {
+  EVP_DigestUpdate(static_cast<EVP_MD_CTX *>(context), bytes.data(),
+                   bytes.size());
+}
+
+aimodel::bundle::Sha256Digest aimodel::bundle::Sha256::finish() {
+  Sha256Digest digest{};
+  unsigned int length = 0;
+  if (EVP_DigestFinal_ex(static_cast<EVP_MD_CTX *>(context), digest.data(),
+                         &length) != 1 ||
+      length != digest.size())
+    llvm::report_fatal_error("cannot finish SHA-256");
+  return digest;
+}
+
 llvm::Expected<Sha256Digest>
 aimodel::bundle::sha256File(support::RegularFile &file) {
   int fd = file.fd.get();
   ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(),
-                                                              EVP_MD_CTX_free);
-  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1)
-    return llvm::createStringError("cannot initialise SHA-256");
+  Sha256 hash;
   std::vector<char> chunk(1 << 20);
   while (true) {
     llvm::Expected<size_t> got = readFully(fd, chunk.data(), chunk.size());
@@ -90,16 +116,11 @@ aimodel::bundle::sha256File(support::RegularFile &file) {
       return got.takeError();
     if (*got == 0)
       break;
-    EVP_DigestUpdate(ctx.get(), chunk.data(), *got);
+    hash.update(llvm::StringRef(chunk.data(), *got));
     if (*got < chunk.size())
       break;
   }
-  Sha256Digest digest;
-  unsigned int length = 0;
-  if (EVP_DigestFinal_ex(ctx.get(), digest.data(), &length) != 1 ||
-      length != digest.size())
-    return llvm::createStringError("cannot finish SHA-256");
-  return digest;
+  return hash.finish();
 }
 
 llvm::Expected<Sha256Digest> aimodel::bundle::sha256File(int dirFd,

@@ -34,6 +34,20 @@ llvm::Expected<std::string> readSmallFile(int dirFd, llvm::StringRef name,
 llvm::Expected<std::string> readSmallFile(llvm::StringRef path,
                                           uint64_t maxBytes);
 
+/// SHA-256 of a stream of bytes.
+class Sha256 {
+public:
+  Sha256();
+  ~Sha256();
+  Sha256(const Sha256 &) = delete;
+  Sha256 &operator=(const Sha256 &) = delete;
+  void update(llvm::StringRef bytes);
+  Sha256Digest finish();
+
+private:
+  void *context; ///< EVP_MD_CTX
+};
+
 /// SHA-256 of an open regular file, streamed in fixed-size chunks so that a
 /// multi-gigabyte weights file costs constant memory.
 llvm::Expected<Sha256Digest> sha256File(support::RegularFile &file);

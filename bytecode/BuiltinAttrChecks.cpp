@@ -310,6 +310,16 @@ Error aimodel::bytecode::checkModuleProperties(const BytecodeFile &file,
   const OpName &name = file.opNames()[op.name];
   if (name.name != "module" || file.dialects()[name.dialect].name != "builtin")
     return Error::success();
+  return readModuleProperties(file, op, nullptr);
+}
+
+Error aimodel::bytecode::readModuleProperties(const BytecodeFile &file,
+                                              const Operation &op,
+                                              std::vector<uint64_t> *refs) {
+  const OpName &name = file.opNames()[op.name];
+  if (name.name != "module" || file.dialects()[name.dialect].name != "builtin")
+    return errorAt(op.offset,
+                   "properties of " + file.fullOpName(op.name) + " are opaque");
   ByteCursor blob(file, op.propertiesBlob);
   for (const char *property : {"sym_name", "sym_visibility"}) {
     uint64_t index;
@@ -328,6 +338,8 @@ Error aimodel::bytecode::checkModuleProperties(const BytecodeFile &file,
                                  llvm::Twine(property) + " (attribute " +
                                  llvm::Twine(index) +
                                  ") is not a string attribute");
+    if (refs)
+      refs->push_back(index);
   }
   return Error::success();
 }

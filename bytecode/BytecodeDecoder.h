@@ -98,6 +98,12 @@ bool usableAsLocation(const BytecodeFile &file, uint64_t index);
 llvm::Error checkModuleProperties(const BytecodeFile &file,
                                   const Operation &op);
 
+/// The attributes builtin.module's native properties refer to, appended to
+/// `refs`; fails for the properties of any other op, which only their
+/// dialect can decode.
+llvm::Error readModuleProperties(const BytecodeFile &file, const Operation &op,
+                                 std::vector<uint64_t> *refs);
+
 } // namespace aimodel::bytecode
 
 #endif // AIMODEL_BYTECODE_BYTECODEDECODER_H

@@ -204,6 +204,7 @@ Error IRWalker::step(bool &pushedChild) {
                            "expected a nested IR section for the regions of "
                            "an isolated operation");
           file.ops_[opIndex].nestedSection = nested.data;
+          file.ops_[opIndex].nestedHeaderOffset = nested.headerOffset;
           child.ownedCursor =
               std::make_unique<ByteCursor>(decoder.cursor(nested.data));
           child.cur = child.ownedCursor.get();
@@ -355,6 +356,7 @@ Error IRWalker::parseBlockHeader(RegionWalk &walk) {
   }
   bool hasArgs;
   uint64_t countOffset = cur.offset();
+  file.blocks_[blockIndex].offset = countOffset;
   if (auto err = cur.readVarIntWithFlag(walk.numOpsRemaining, hasArgs))
     return err;
   if (walk.numOpsRemaining > cur.remaining())

@@ -257,6 +257,7 @@ struct BlockArgument {
 };
 
 struct Block {
+  uint64_t offset = 0;              ///< file offset of the block's header
   uint32_t parentRegion = kNoIndex; ///< kNoIndex for the IR section's root
   std::vector<BlockArgument> arguments;
   uint64_t firstArgumentValueId = 0;
@@ -306,6 +307,8 @@ struct Operation {
   Span propertiesBlob;              ///< that entry's bytes, both forms
   uint64_t firstResultValueId = 0;
   std::optional<Span> nestedSection;
+  /// Offset of that nested section's header (its id byte).
+  uint64_t nestedHeaderOffset = kNone;
   uint64_t offset = 0; ///< file offset where the op's encoding starts
   IndexRange resultTypeRange, operandRange, successorRange, regionRange;
 };

@@ -1,0 +1,360 @@
+//===- BytecodeWriter.cpp - Container-level MLIR bytecode rewriter --------===//
+//
+// Section by section, in the input's order. Only the String, AttrType,
+// AttrTypeOffset and IR sections are ever re-encoded, and each only when an
+// edit touches it; the rest is handed to the sink as file ranges.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bytecode/BytecodeWriter.h"
+
+#include "bytecode/BytecodeStream.h"
+
+#include "llvm/Support/Endian.h"
+
+#include <algorithm>
+#include <variant>
+
+using namespace aimodel::bytecode;
+using llvm::Error;
+
+void aimodel::bytecode::appendVarInt(std::string &out, uint64_t value) {
+  if ((value >> 7) == 0) {
+    out.push_back(char((value << 1) | 1));
+    return;
+  }
+  for (unsigned numBytes = 2; numBytes < 9; ++numBytes) {
+    if ((value >> (7 * numBytes)) == 0) {
+      uint64_t encoded = ((value << 1) | 1) << (numBytes - 1);
+      for (unsigned i = 0; i < numBytes; ++i)
+        out.push_back(char(encoded >> (8 * i)));
+      return;
+    }
+  }
+  out.push_back(0);
+  for (unsigned i = 0; i < 8; ++i)
+    out.push_back(char(value >> (8 * i)));
+}
+
+static void appendVarIntWithFlag(std::string &out, uint64_t value, bool flag) {
+  appendVarInt(out, (value << 1) | uint64_t(flag));
+}
+
+std::string aimodel::bytecode::encodeUnknownLoc() {
+  std::string out;
+  appendVarInt(out, uint64_t(AttrKind::UnknownLoc));
+  return out;
+}
+
+namespace {
+
+/// A section's new payload: re-encoded bytes, or a range of the input.
+using Payload = std::variant<std::string, Span>;
+
+uint64_t payloadSize(const Payload &payload) {
+  if (const auto *bytes = std::get_if<std::string>(&payload))
+    return bytes->size();
+  return std::get<Span>(payload).size;
+}
+
+/// Emits a section as MLIR's writer does: id, length, and when the payload
+/// needs alignment the current position lacks, the aligned flag, the
+/// alignment and 0xCB padding.
+Error emitSection(ByteSink &sink, uint8_t id, uint64_t alignment,
+                  const Payload &payload) {
+  std::string header;
+  header.push_back(char(id));
+  appendVarInt(header, payloadSize(payload));
+  if (alignment > 1 && (sink.written() + header.size()) % alignment) {
+    header[0] = char(id | 0x80);
+    appendVarInt(header, alignment);
+    while ((sink.written() + header.size()) % alignment)
+      header.push_back(char(0xCB));
+  }
+  if (auto err = sink.write(header))
+    return err;
+  if (const auto *bytes = std::get_if<std::string>(&payload))
+    return sink.write(*bytes);
+  return sink.copyRange(std::get<Span>(payload));
+}
+
+/// String section: count, sizes (NUL included) in reverse, then the data.
+std::string encodeStrings(const BytecodeFile &file,
+                          const std::vector<bool> &emptied) {
+  llvm::ArrayRef<llvm::StringRef> strings = file.strings();
+  auto textOf = [&](size_t i) {
+    return i < emptied.size() && emptied[i] ? llvm::StringRef() : strings[i];
+  };
+  std::string out;
+  appendVarInt(out, strings.size());
+  for (size_t i = strings.size(); i-- > 0;)
+    appendVarInt(out, textOf(i).size() + 1);
+  for (size_t i = 0; i < strings.size(); ++i) {
+    out += textOf(i);
+    out.push_back(0);
+  }
+  return out;
+}
+
+/// One entry as the offset section describes it.
+struct EntryLayout {
+  uint64_t dialect;
+  bool custom;
+  uint64_t size;
+};
+
+/// Groups of consecutive entries of one dialect: dialect, count, sizes.
+void appendGroups(std::string &out, const std::vector<EntryLayout> &entries) {
+  for (size_t i = 0; i < entries.size();) {
+    size_t end = i;
+    while (end < entries.size() && entries[end].dialect == entries[i].dialect)
+      ++end;
+    appendVarInt(out, entries[i].dialect);
+    appendVarInt(out, end - i);
+    for (; i < end; ++i)
+      appendVarIntWithFlag(out, entries[i].size, entries[i].custom);
+  }
+}
+
+/// The AttrType and AttrTypeOffset sections with replaced and appended
+/// attribute entries; types are copied.
+Error encodeAttrTypes(const BytecodeFile &file, const BytecodeEdits &edits,
+                      std::string &entries, std::string &offsets) {
+  uint64_t builtin = kNone;
+  for (size_t i = 0; i < file.dialects().size(); ++i)
+    if (file.dialects()[i].name == "builtin")
+      builtin = i;
+  if (builtin == kNone)
+    return llvm::createStringError(
+        "cannot add builtin attributes: the file has no builtin dialect");
+  std::vector<EntryLayout> attrLayout, typeLayout;
+  llvm::ArrayRef<AttrTypeEntry> attrs = file.attributes();
+  for (uint64_t i = 0; i < attrs.size(); ++i) {
+    auto replaced = edits.replacedAttributes.find(i);
+    if (replaced != edits.replacedAttributes.end()) {
+      entries += replaced->second;
+      attrLayout.push_back({builtin, true, replaced->second.size()});
+    } else {
+      entries += file.bytesOf(attrs[i].encoding);
+      attrLayout.push_back({attrs[i].dialect, attrs[i].hasCustomEncoding,
+                            attrs[i].encoding.size});
+    }
+  }
+  for (const std::string &bytes : edits.appendedAttributes) {
+    entries += bytes;
+    attrLayout.push_back({builtin, true, bytes.size()});
+  }
+  for (const AttrTypeEntry &type : file.types()) {
+    entries += file.bytesOf(type.encoding);
+    typeLayout.push_back(
+        {type.dialect, type.hasCustomEncoding, type.encoding.size});
+  }
+  appendVarInt(offsets, attrLayout.size());
+  appendVarInt(offsets, typeLayout.size());
+  appendGroups(offsets, attrLayout);
+  appendGroups(offsets, typeLayout);
+  return Error::success();
+}
+
+/// Re-encodes the IR section: byte ranges replaced (location varints, block
+/// argument encodings) and nested sections re-framed with their new length.
+class IRRewriter {
+public:
+  IRRewriter(const BytecodeFile &file) : file(file) {}
+
+  Error collect(const BytecodeEdits &edits) {
+    for (const auto &[opIndex, location] : edits.opLocations) {
+      const Operation &op = file.operations()[opIndex];
+      ByteCursor cur(file, Span{op.offset, file.bytes().size() - op.offset});
+      uint64_t ignored;
+      uint8_t mask;
+      if (auto err = cur.readVarInt(ignored))
+        return err;
+      if (auto err = cur.readByte(mask))
+        return err;
+      uint64_t start = cur.offset();
+      if (auto err = cur.readVarInt(ignored))
+        return err;
+      Event event{start, cur.offset() - start, {}, {}};
+      appendVarInt(event.bytes, location);
+      events.push_back(std::move(event));
+    }
+    llvm::DenseMap<uint32_t, std::vector<std::pair<uint32_t, uint64_t>>>
+        byBlock;
+    for (const auto &[key, location] : edits.blockArgLocations)
+      byBlock[key.first].push_back({key.second, location});
+    for (auto &[blockIndex, args] : byBlock)
+      if (auto err = collectBlock(blockIndex, args))
+        return err;
+    for (const Operation &op : file.operations())
+      if (op.nestedSection)
+        events.push_back(
+            Event{op.nestedHeaderOffset, 0, {}, *op.nestedSection, true});
+    std::sort(events.begin(), events.end(), [](const Event &a, const Event &b) {
+      return a.offset < b.offset;
+    });
+    return Error::success();
+  }
+
+  std::string rewrite(Span section) {
+    std::string out;
+    next = 0;
+    emit(section, out);
+    return out;
+  }
+
+private:
+  struct Event {
+    uint64_t offset;   ///< where the replaced bytes (or nested header) start
+    uint64_t size;     ///< bytes replaced (edits)
+    std::string bytes; ///< their replacement (edits)
+    Span nested;       ///< nested section payload
+    bool isNested = false;
+  };
+
+  Error collectBlock(uint32_t blockIndex,
+                     std::vector<std::pair<uint32_t, uint64_t>> &args) {
+    std::sort(args.begin(), args.end());
+    const Block &block = file.blocks()[blockIndex];
+    ByteCursor cur(file,
+                   Span{block.offset, file.bytes().size() - block.offset});
+    uint64_t value, numArgs;
+    bool hasArgs;
+    if (auto err = cur.readVarIntWithFlag(value, hasArgs))
+      return err;
+    if (!hasArgs)
+      return cur.error("block " + llvm::Twine(blockIndex) +
+                       " has no arguments");
+    if (auto err = cur.readVarInt(numArgs))
+      return err;
+    size_t nextEdit = 0;
+    for (uint64_t i = 0; i < numArgs && nextEdit < args.size(); ++i) {
+      uint64_t start = cur.offset(), type, location;
+      bool hasLoc;
+      if (auto err = cur.readVarIntWithFlag(type, hasLoc))
+        return err;
+      if (hasLoc)
+        if (auto err = cur.readVarInt(location))
+          return err;
+      if (args[nextEdit].first != i)
+        continue;
+      uint64_t newLocation = args[nextEdit++].second;
+      Event event{start, cur.offset() - start, {}, {}};
+      bool elided = newLocation == BytecodeEdits::kElidedLocation;
+      appendVarIntWithFlag(event.bytes, type, !elided);
+      if (!elided)
+        appendVarInt(event.bytes, newLocation);
+      events.push_back(std::move(event));
+    }
+    return Error::success();
+  }
+
+  /// Copies `range`, applying the events inside it.
+  void emit(Span range, std::string &out) {
+    uint64_t pos = range.offset;
+    while (next < events.size() && events[next].offset < range.end()) {
+      const Event &event = events[next++];
+      out += file.bytes().slice(pos, event.offset);
+      if (!event.isNested) {
+        out += event.bytes;
+        pos = event.offset + event.size;
+        continue;
+      }
+      std::string inner;
+      emit(event.nested, inner);
+      out.push_back(char(kIRSection));
+      appendVarInt(out, inner.size());
+      out += inner;
+      pos = event.nested.end();
+    }
+    out += file.bytes().slice(pos, range.end());
+  }
+
+  const BytecodeFile &file;
+  std::vector<Event> events;
+  size_t next = 0;
+};
+
+/// The alignment a section's payload needs: as declared, and for resources
+/// the largest blob alignment (MLIR's writer omits the declaration when the
+/// section happened to land aligned).
+llvm::Expected<uint64_t> requiredAlignment(const BytecodeFile &file,
+                                           const SectionInfo &section) {
+  uint64_t alignment = section.alignment;
+  if (section.id != kResourceSection)
+    return alignment;
+  llvm::ArrayRef<ResourceGroup> groups = file.resourceGroups();
+  for (uint32_t g = 0; g < groups.size(); ++g)
+    for (uint32_t e = 0; e < groups[g].entries.size(); ++e) {
+      if (groups[g].entries[e].kind != ResourceKind::Blob)
+        continue;
+      llvm::Expected<BlobData> blob = file.blobData(g, e);
+      if (!blob)
+        return blob.takeError();
+      alignment = std::max(alignment, blob->alignment);
+    }
+  return alignment;
+}
+
+} // namespace
+
+Error aimodel::bytecode::writeBytecode(const BytecodeFile &file,
+                                       const BytecodeEdits &edits,
+                                       ByteSink &sink) {
+  for (const auto &[opIndex, location] : edits.opLocations)
+    if (opIndex >= file.operations().size())
+      return llvm::createStringError("op edit out of range");
+  for (const auto &[key, location] : edits.blockArgLocations)
+    if (key.first >= file.blocks().size() ||
+        key.second >= file.blocks()[key.first].arguments.size())
+      return llvm::createStringError("block argument edit out of range");
+  uint64_t numAttrs =
+      file.attributes().size() + edits.appendedAttributes.size();
+  auto badLocation = [&](uint64_t loc) {
+    return loc != BytecodeEdits::kElidedLocation && loc >= numAttrs;
+  };
+  for (const auto &[opIndex, location] : edits.opLocations)
+    if (location == BytecodeEdits::kElidedLocation || badLocation(location))
+      return llvm::createStringError("op location out of range");
+  for (const auto &[key, location] : edits.blockArgLocations)
+    if (badLocation(location))
+      return llvm::createStringError("block argument location out of range");
+
+  llvm::ArrayRef<SectionInfo> sections = file.sections();
+  uint64_t headerEnd =
+      sections.empty() ? file.bytes().size() : sections.front().headerOffset;
+  if (auto err = sink.write(file.bytes().take_front(headerEnd)))
+    return err;
+
+  std::string attrEntries, attrOffsets;
+  if (edits.changesAttributes())
+    if (auto err = encodeAttrTypes(file, edits, attrEntries, attrOffsets))
+      return err;
+  bool rewritesIR =
+      !edits.opLocations.empty() || !edits.blockArgLocations.empty();
+  IRRewriter ir(file);
+  if (rewritesIR)
+    if (auto err = ir.collect(edits))
+      return err;
+  bool emptiesStrings =
+      std::find(edits.emptiedStrings.begin(), edits.emptiedStrings.end(),
+                true) != edits.emptiedStrings.end();
+
+  for (const SectionInfo &section : sections) {
+    Payload payload = section.data;
+    if (section.id == kStringSection && emptiesStrings)
+      payload = encodeStrings(file, edits.emptiedStrings);
+    else if (section.id == kAttrTypeSection && edits.changesAttributes())
+      payload = std::move(attrEntries);
+    else if (section.id == kAttrTypeOffsetSection && edits.changesAttributes())
+      payload = std::move(attrOffsets);
+    else if (section.id == kIRSection && rewritesIR)
+      payload = ir.rewrite(section.data);
+    llvm::Expected<uint64_t> alignment = requiredAlignment(file, section);
+    if (!alignment)
+      return alignment.takeError();
+    if (auto err = emitSection(sink, section.id, *alignment, payload))
+      return err;
+  }
+  return Error::success();
+}

@@ -1,0 +1,172 @@
+//===- StripFile.cpp - Stripping debug payload from one bytecode file -----===//
+
+#include "strip/StripFile.h"
+
+#include "bundle/FileReading.h"
+#include "bytecode/BytecodeWriter.h"
+#include "strip/StripPlan.h"
+
+#include <cerrno>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace aimodel;
+using namespace aimodel::strip;
+
+namespace {
+
+/// Counts bytes: a dry run's exact output size, without reading anything.
+class CountingSink : public bytecode::ByteSink {
+public:
+  llvm::Error write(llvm::StringRef bytes) override {
+    count += bytes.size();
+    return llvm::Error::success();
+  }
+  llvm::Error copyRange(bytecode::Span range) override {
+    count += range.size;
+    return llvm::Error::success();
+  }
+  uint64_t written() const override { return count; }
+
+private:
+  uint64_t count = 0;
+};
+
+llvm::Error ioError(const char *what, int errorNumber) {
+  return llvm::createStringError(
+      std::error_code(errorNumber, std::generic_category()),
+      llvm::Twine(what) + ": " + support::errnoReason(errorNumber));
+}
+
+/// Writes to a file descriptor, hashing every byte on its way. Ranges of
+/// the input are read with pread into a small buffer, never through the
+/// input's mapping: weights pass through a few MiB of memory.
+class FileSink : public bytecode::ByteSink {
+public:
+  FileSink(int inputFd, int outputFd) : inputFd(inputFd), outputFd(outputFd) {}
+
+  llvm::Error write(llvm::StringRef bytes) override {
+    hash.update(bytes);
+    while (!bytes.empty()) {
+      ssize_t n = ::write(outputFd, bytes.data(), bytes.size());
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return ioError("cannot write the output", n < 0 ? errno : ENOSPC);
+      bytes = bytes.drop_front(size_t(n));
+      count += uint64_t(n);
+    }
+    return llvm::Error::success();
+  }
+
+  llvm::Error copyRange(bytecode::Span range) override {
+    uint64_t offset = range.offset, end = range.end();
+    while (offset < end) {
+      size_t want = size_t(std::min<uint64_t>(buffer.size(), end - offset));
+      ssize_t n = ::pread(inputFd, buffer.data(), want, off_t(offset));
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return ioError("cannot read the input", n < 0 ? errno : EIO);
+      if (auto err = write(llvm::StringRef(buffer.data(), size_t(n))))
+        return err;
+      offset += uint64_t(n);
+    }
+    return llvm::Error::success();
+  }
+
+  uint64_t written() const override { return count; }
+  bundle::Sha256Digest finish() { return hash.finish(); }
+
+private:
+  int inputFd, outputFd;
+  uint64_t count = 0;
+  bundle::Sha256 hash;
+  std::vector<char> buffer = std::vector<char>(4 << 20);
+};
+
+llvm::Expected<std::unique_ptr<bytecode::BytecodeFile>>
+decode(int fd, uint64_t size, llvm::StringRef name) {
+  support::UniqueFd copy(::fcntl(fd, F_DUPFD_CLOEXEC, 0));
+  if (!copy)
+    return ioError("cannot duplicate a descriptor", errno);
+  auto buffer = support::mapRegularFile(
+      support::RegularFile{std::move(copy), size}, name);
+  if (!buffer)
+    return buffer.takeError();
+  return bytecode::BytecodeFile::fromBuffer(std::move(*buffer));
+}
+
+} // namespace
+
+llvm::Expected<FileStripResult>
+aimodel::strip::stripFile(const support::RegularFile &input,
+                          llvm::StringRef name, int outputFd,
+                          const StripOptions &options) {
+  auto file = decode(input.fd.get(), input.size, name);
+  if (!file)
+    return file.takeError();
+  StripPlan plan = planStrip(**file, options);
+  FileStripResult result;
+  result.bytesBefore = input.size;
+  result.refused = plan.refused;
+  result.opLocations = plan.opLocations;
+  result.blockArgumentLocations = plan.blockArgumentLocations;
+  result.opIdLocations = plan.opIdLocations;
+  result.entriesRemoved = plan.entriesRemoved;
+  result.stringsRemoved = plan.stringsRemoved;
+  result.stringsKept = plan.stringsKept;
+  result.keptReason = plan.keptReason;
+  result.keptExamples = plan.keptExamples;
+  if (plan.refused)
+    return result;
+
+  if (outputFd < 0) {
+    CountingSink sink;
+    if (auto err = bytecode::writeBytecode(**file, plan.edits, sink))
+      return err;
+    result.bytesAfter = sink.written();
+    return result;
+  }
+
+  // The input's hash (for the report) on a second core while this one
+  // writes and hashes the output.
+  support::RegularFile inputCopy{
+      support::UniqueFd(::fcntl(input.fd.get(), F_DUPFD_CLOEXEC, 0)),
+      input.size};
+  std::optional<llvm::Expected<bundle::Sha256Digest>> inputDigest;
+  std::thread hasher(
+      [&] { inputDigest.emplace(bundle::sha256File(inputCopy)); });
+  FileSink sink(input.fd.get(), outputFd);
+  llvm::Error written = bytecode::writeBytecode(**file, plan.edits, sink);
+  hasher.join();
+  if (written)
+    return written;
+  if (!*inputDigest)
+    return inputDigest->takeError();
+  result.inputSha256 = bundle::toHex(**inputDigest);
+  if (::fsync(outputFd) != 0)
+    return ioError("cannot flush the output", errno);
+  result.outputDigest = sink.finish();
+  result.outputSha256 = bundle::toHex(result.outputDigest);
+  result.bytesAfter = sink.written();
+
+  struct stat st;
+  if (::fstat(outputFd, &st) != 0)
+    return ioError("cannot stat the output", errno);
+  if (uint64_t(st.st_size) != result.bytesAfter)
+    return llvm::createStringError(
+        "verification failed: the output holds %llu bytes, %llu were written",
+        (unsigned long long)st.st_size, (unsigned long long)result.bytesAfter);
+  auto reread = decode(outputFd, result.bytesAfter, name);
+  if (!reread)
+    return llvm::createStringError(
+        "verification failed: the written file cannot be decoded: " +
+        llvm::toString(reread.takeError()));
+  if (auto err = verifyStripped(**file, **reread, plan, options))
+    return err;
+  result.verified = true;
+  return result;
+}

@@ -1,0 +1,298 @@
+//===- StripFileTest.cpp - Stripping one bytecode file --------------------===//
+
+#include "strip/StripFile.h"
+
+#include "bytecode/BytecodeReader.h"
+#include "mlir-passes/BytecodeLocationView.h"
+#include "mlir-passes/DebugPayload.h"
+#include "testing/BytecodeTestSupport.h"
+#include "testing/TestFiles.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+
+#include <fcntl.h>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+using namespace aimodel;
+using namespace aimodel::bytecode;
+using namespace aimodel::testing;
+using namespace aimodel::bytecode::testing;
+using aimodel::strip::FileStripResult;
+using aimodel::strip::LocationMode;
+using aimodel::strip::StripOptions;
+
+namespace {
+
+std::string readText(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// Strips `inputPath` into `outputPath` (or a dry run without one).
+llvm::Expected<FileStripResult> stripPath(const std::string &inputPath,
+                                          const std::string &outputPath,
+                                          StripOptions options = {}) {
+  auto input = support::openRegularFile(inputPath, support::Symlinks::Refuse);
+  if (!input)
+    return input.takeError();
+  support::UniqueFd output;
+  if (!outputPath.empty())
+    output = support::UniqueFd(::open(
+        outputPath.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+  return strip::stripFile(*input, inputPath, output ? output.get() : -1,
+                          options);
+}
+
+/// What `mlir-opt-22 ARGS FILE` prints (stdout), or "" with a failure.
+std::string printWith(const std::string &mlirOpt, const std::string &file,
+                      std::vector<llvm::StringRef> extra) {
+  llvm::SmallString<128> out;
+  if (llvm::sys::fs::createTemporaryFile("strip", "txt", out))
+    return {};
+  std::vector<llvm::StringRef> args = {mlirOpt, "--allow-unregistered-dialect"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  args.push_back(file);
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, out.str(),
+                                                std::nullopt};
+  std::string errMsg;
+  int rc = llvm::sys::ExecuteAndWait(mlirOpt, args, std::nullopt, redirects, 0,
+                                     0, &errMsg);
+  std::string text = readText(out.c_str());
+  llvm::sys::fs::remove(out);
+  EXPECT_EQ(rc, 0) << file << ": " << errMsg;
+  return text;
+}
+
+/// Every op and block-argument location of `file` (kNone when elided).
+std::vector<uint64_t> locationsOf(const BytecodeFile &file) {
+  std::vector<uint64_t> out;
+  for (const Operation &op : file.operations())
+    out.push_back(op.location);
+  for (const Block &block : file.blocks())
+    for (const BlockArgument &arg : block.arguments)
+      out.push_back(arg.location);
+  return out;
+}
+
+class StripFileTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    mlirOpt = findMlirOpt();
+    if (mlirOpt.empty())
+      GTEST_SKIP() << "mlir-opt-22 not found";
+  }
+  /// Stock bytecode of the strip fixture, written to the scratch dir.
+  std::string legacyInput() {
+    std::string text = readText(std::string(AIMODEL_SOURCE_DIR) +
+                                "/fixtures/strip/legacy-composite.mlir");
+    return scratch.write("in.mlirb", emitBytecode(mlirOpt, text));
+  }
+
+  std::string mlirOpt;
+  ScratchDir scratch;
+};
+
+TEST_F(StripFileTest, LegacyLocationsBecomeUnknown) {
+  std::string in = legacyInput();
+  std::string before = readText(in);
+  auto result = stripPath(in, scratch.path("out.mlirb"));
+  ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
+  EXPECT_FALSE(result->refused);
+  EXPECT_TRUE(result->verified);
+  EXPECT_EQ(readText(in), before) << "the input changed";
+  // 10 ops carry payload (only the two graphs and the module are unknown);
+  // 3 block arguments do (the composite's input, the scan body's two).
+  EXPECT_EQ(result->opLocations, 10u);
+  EXPECT_EQ(result->blockArgumentLocations, 3u);
+  EXPECT_EQ(result->stringsKept, 0u);
+  EXPECT_GT(result->stringsRemoved, 0u);
+  EXPECT_GT(result->entriesRemoved, 0u);
+
+  std::string out = readText(scratch.path("out.mlirb"));
+  EXPECT_EQ(out.size(), result->bytesAfter);
+  for (const char *gone :
+       {"/Users/", "/home/bob", "call_stack", ".py", "Linear$1", "op_id"})
+    EXPECT_EQ(out.find(gone), std::string::npos) << gone;
+  auto file = decode(out);
+  ASSERT_TRUE(bool(file)) << llvm::toString(file.takeError());
+  for (uint64_t loc : locationsOf(**file))
+    EXPECT_TRUE(loc == kNone || (*file)->attrKind(loc) == AttrKind::UnknownLoc)
+        << "location " << loc;
+  // MLIR reads the copy as the same program, and sees no payload in it.
+  EXPECT_EQ(
+      printWith(mlirOpt, in, {"--strip-debuginfo"}),
+      printWith(mlirOpt, scratch.path("out.mlirb"), {"--strip-debuginfo"}));
+  std::string shown =
+      printWith(mlirOpt, scratch.path("out.mlirb"), {"--mlir-print-debuginfo"});
+  EXPECT_NE(shown.find("coreai.scan"), std::string::npos);
+  for (const char *gone : {"fused<", "call_stack", ".py\"", "/Users/"})
+    EXPECT_EQ(shown.find(gone), std::string::npos) << gone << "\n" << shown;
+  // Stripping again finds nothing to do.
+  auto again =
+      stripPath(scratch.path("out.mlirb"), scratch.path("again.mlirb"));
+  ASSERT_TRUE(bool(again)) << llvm::toString(again.takeError());
+  EXPECT_EQ(again->opLocations + again->blockArgumentLocations, 0u);
+  EXPECT_EQ(readText(scratch.path("again.mlirb")), out);
+}
+
+TEST_F(StripFileTest, DryRunWritesNothingAndKnowsTheSize) {
+  std::string in = legacyInput();
+  auto dry = stripPath(in, "");
+  ASSERT_TRUE(bool(dry)) << llvm::toString(dry.takeError());
+  auto real = stripPath(in, scratch.path("out.mlirb"));
+  ASSERT_TRUE(bool(real)) << llvm::toString(real.takeError());
+  EXPECT_EQ(dry->bytesAfter, real->bytesAfter);
+  EXPECT_EQ(dry->opLocations, real->opLocations);
+  EXPECT_FALSE(dry->verified);
+  EXPECT_TRUE(dry->outputSha256.empty());
+}
+
+TEST_F(StripFileTest, OpIdModeKeepsEachOpsOwnId) {
+  std::string in = legacyInput();
+  auto result = stripPath(in, scratch.path("out.mlirb"),
+                          StripOptions{LocationMode::OpId});
+  ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
+  EXPECT_TRUE(result->verified);
+  auto before = BytecodeFile::open(in);
+  auto after = BytecodeFile::open(scratch.path("out.mlirb"));
+  ASSERT_TRUE(bool(before) && bool(after));
+  passes::BytecodeLocationView view(**after);
+  std::map<std::string, std::string> idOf; // op name -> "coreai" id
+  auto opId = [&](const BytecodeFile &file, uint64_t loc) -> std::string {
+    std::string id;
+    file.forEachNestedLocation(loc, [&](uint64_t inner) {
+      DecodedAttr attr = file.decodedAttr(inner);
+      if (attr.kind == AttrKind::NameLoc && attr.str == "coreai" && id.empty())
+        id = std::to_string(file.decodedAttr(attr.childLoc).line);
+    });
+    return id;
+  };
+  for (size_t i = 0; i < (*before)->operations().size(); ++i) {
+    const Operation &a = (*before)->operations()[i];
+    const Operation &b = (*after)->operations()[i];
+    std::string want = opId(**before, a.location);
+    if (want.empty()) {
+      EXPECT_EQ((*after)->attrKind(b.location), AttrKind::UnknownLoc);
+      continue;
+    }
+    EXPECT_EQ((*after)->attrKind(b.location), AttrKind::NameLoc);
+    EXPECT_EQ(view.nameOf(b.location), "coreai");
+    EXPECT_EQ(opId(**after, b.location), want) << (*before)->fullOpName(a.name);
+  }
+  EXPECT_GT(result->opIdLocations, 0u);
+}
+
+TEST_F(StripFileTest, ResourcesKeepTheirAlignment) {
+  std::string in = legacyInput();
+  auto result = stripPath(in, scratch.path("out.mlirb"));
+  ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
+  auto file = BytecodeFile::open(scratch.path("out.mlirb"));
+  ASSERT_TRUE(bool(file)) << llvm::toString(file.takeError());
+  ASSERT_EQ((*file)->resourceGroups().size(), 1u);
+  auto blob = (*file)->blobData(0, 0);
+  ASSERT_TRUE(bool(blob)) << llvm::toString(blob.takeError());
+  EXPECT_EQ(blob->alignment, 64u);
+  EXPECT_EQ(blob->data.offset % 64, 0u);
+  EXPECT_EQ((*file)->bytesOf(blob->data).size(), 16u);
+}
+
+TEST_F(StripFileTest, StringsOnlyAttributesUseAreKeptAndReported) {
+  std::string text =
+      "\"builtin.module\"() ({\n"
+      "  \"coreai.op\"() {note = \"/Users/alice/model.py\"} : () -> () "
+      "loc(\"/Users/alice/other.py\":1:2)\n"
+      "}) : () -> () loc(unknown)\n";
+  std::string in = scratch.write("attr.mlirb", emitBytecode(mlirOpt, text));
+  auto result = stripPath(in, scratch.path("out.mlirb"));
+  ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
+  EXPECT_TRUE(result->verified);
+  EXPECT_EQ(result->opLocations, 1u);
+  EXPECT_EQ(result->stringsKept, 1u);
+  ASSERT_EQ(result->keptExamples.size(), 1u);
+  EXPECT_EQ(result->keptExamples[0], "/Users/alice/model.py");
+  EXPECT_NE(result->keptReason.find("op attributes"), std::string::npos);
+  std::string out = readText(scratch.path("out.mlirb"));
+  EXPECT_EQ(out.find("other.py"), std::string::npos);
+}
+
+TEST_F(StripFileTest, UnreadableInputIsAnError) {
+  std::string in = scratch.write("bad.mlirb", "ML\xEFR\x06garbage");
+  auto result = stripPath(in, scratch.path("out.mlirb"));
+  ASSERT_FALSE(bool(result));
+  EXPECT_NE(llvm::toString(result.takeError()).find("byte "),
+            std::string::npos);
+}
+
+TEST(StripFixtureDialect, PrivateEntriesStayByteIdentical) {
+  std::vector<std::string> files = fixtureDialectFiles();
+  if (files.empty())
+    GTEST_SKIP() << "fixtures not written";
+  ScratchDir scratch;
+  for (const std::string &in : files) {
+    std::string out = scratch.path(llvm::sys::path::filename(in).str());
+    auto result = stripPath(in, out);
+    ASSERT_TRUE(bool(result))
+        << in << ": " << llvm::toString(result.takeError());
+    EXPECT_FALSE(result->refused) << in << ": " << *result->refused;
+    // verifyStripped compares every kept entry's bytes at its index.
+    EXPECT_TRUE(result->verified) << in;
+    auto before = BytecodeFile::open(in);
+    auto after = BytecodeFile::open(out);
+    ASSERT_TRUE(bool(before) && bool(after)) << in;
+    for (uint64_t i = 0; i < (*before)->attributes().size(); ++i)
+      if ((*before)->attrDialectName(i) != "builtin") {
+        EXPECT_EQ((*before)->bytesOf((*before)->attributes()[i].encoding),
+                  (*after)->bytesOf((*after)->attributes()[i].encoding))
+            << in << ": attribute " << i;
+      }
+    for (uint64_t i = 0; i < (*before)->types().size(); ++i)
+      EXPECT_EQ((*before)->bytesOf((*before)->types()[i].encoding),
+                (*after)->bytesOf((*after)->types()[i].encoding))
+          << in << ": type " << i;
+  }
+}
+
+TEST(StripCorpus, MpsGraphsStripWithTheirStructure) {
+  if (!haveCorpus())
+    GTEST_SKIP() << "no ../shared/corpus";
+  ScratchDir scratch;
+  int seen = 0;
+  for (const char *bundle : {"vibevoice_connector_fp16.h18p.aimodelc",
+                             "vibevoice_diffusion_head_fp16.h18p.aimodelc"})
+    for (const char *model :
+         {"original_model_0.mpsgraph", "specialized_model_1.mpsgraph"}) {
+      std::string in = corpusPath(
+          std::string(bundle) +
+          "/main-h18p-delegates/MPSGraph/mpsExecutable.mpsgraphpackage/" +
+          model);
+      std::string out = scratch.path(std::to_string(seen++) + ".mpsgraph");
+      auto result = stripPath(in, out);
+      ASSERT_TRUE(bool(result))
+          << in << ": " << llvm::toString(result.takeError());
+      ASSERT_FALSE(result->refused) << in << ": " << *result->refused;
+      EXPECT_TRUE(result->verified);
+      EXPECT_GT(result->opLocations, 0u) << in;
+      auto before = BytecodeFile::open(in);
+      auto after = BytecodeFile::open(out);
+      ASSERT_TRUE(bool(before) && bool(after));
+      EXPECT_EQ((*before)->opCounts(), (*after)->opCounts());
+      passes::BytecodeLocationView view(**after);
+      passes::LocationPredicates<passes::BytecodeLocationView> predicates(view);
+      for (uint64_t loc : locationsOf(**after)) {
+        if (loc == kNone)
+          continue;
+        EXPECT_FALSE(predicates.findLegacyCallStack(loc)) << in;
+        (*after)->forEachNestedLocation(loc, [&](uint64_t inner) {
+          EXPECT_FALSE(passes::isAbsolutePath(view.fileOf(inner))) << in;
+        });
+      }
+    }
+  EXPECT_EQ(seen, 4);
+}
+
+} // namespace
