@@ -228,6 +228,37 @@ TEST_F(StripFileTest, UnreadableInputIsAnError) {
             std::string::npos);
 }
 
+// Whatever the decoder accepts, strip either writes a verified copy, refuses
+// with a reason, or fails with a message: no crash, no unverified output.
+TEST_F(StripFileTest, EveryMutantDecodedIsStrippedOrRefusedCleanly) {
+  std::string original = readText(legacyInput());
+  std::string out = scratch.path("mutant.out");
+  size_t stripped = 0;
+  for (size_t offset = 0; offset < original.size(); ++offset)
+    for (uint8_t mask : {0x01, 0x80, 0xFF}) {
+      std::string bytes = original;
+      bytes[offset] = char(uint8_t(bytes[offset]) ^ mask);
+      if (auto decoded = decode(bytes); !decoded) {
+        llvm::consumeError(decoded.takeError());
+        continue;
+      }
+      std::string in = scratch.write("mutant.mlirb", bytes);
+      ::unlink(out.c_str());
+      auto result = stripPath(in, out);
+      if (!result) {
+        EXPECT_FALSE(llvm::toString(result.takeError()).empty());
+        continue;
+      }
+      if (result->refused) {
+        EXPECT_FALSE(result->refused->empty());
+        continue;
+      }
+      EXPECT_TRUE(result->verified) << "offset " << offset;
+      ++stripped;
+    }
+  EXPECT_GT(stripped, 0u);
+}
+
 TEST(StripFixtureDialect, PrivateEntriesStayByteIdentical) {
   std::vector<std::string> files = fixtureDialectFiles();
   if (files.empty())
