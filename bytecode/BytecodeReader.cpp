@@ -13,7 +13,10 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/xxhash.h"
 
+#include <algorithm>
 #include <array>
+#include <sys/mman.h>
+#include <unistd.h>
 
 using namespace aimodel::bytecode;
 using llvm::Error;
@@ -531,6 +534,25 @@ uint64_t BytecodeFile::attrContentHash(uint64_t index) const {
 
 uint64_t BytecodeFile::typeContentHash(uint64_t index) const {
   return contentHashOf(*this, types_[index]);
+}
+
+void BytecodeFile::releasePages(Span span) const {
+  if (buffer_->getBufferKind() != llvm::MemoryBuffer::MemoryBuffer_MMap)
+    return;
+  // A touch maps the whole page-cache folio around it, up to a 2 MiB huge
+  // page: drop whole huge pages around `span`, within the mapping.
+  uintptr_t page = uintptr_t(::sysconf(_SC_PAGESIZE));
+  constexpr uintptr_t kHugePage = uintptr_t(2) << 20;
+  uintptr_t base = uintptr_t(bytes().data());
+  uintptr_t lowest = base & ~(page - 1);
+  uintptr_t highest = (base + bytes().size() + page - 1) & ~(page - 1);
+  uintptr_t start = (base + span.offset) & ~(kHugePage - 1);
+  uintptr_t end = (base + span.end() + kHugePage - 1) & ~(kHugePage - 1);
+  start = std::max(start, lowest);
+  end = std::min(end, highest);
+  // A read-only private mapping: dropping pages loses nothing.
+  if (start < end)
+    ::madvise(reinterpret_cast<void *>(start), end - start, MADV_DONTNEED);
 }
 
 llvm::Expected<BlobData> BytecodeFile::blobData(uint32_t group,

@@ -476,6 +476,11 @@ public:
   /// or whose header is malformed. An empty entry (a declaration without
   /// data) yields empty data with alignment 1.
   llvm::Expected<BlobData> blobData(uint32_t group, uint32_t entry) const;
+  /// Lets the kernel drop the pages of `span` from this process's view of
+  /// a mapped file (they are read again if touched). For walks over many
+  /// blob headers: each touch can map a whole large page-cache folio, and
+  /// a walk over thousands of blobs would otherwise keep gigabytes resident.
+  void releasePages(Span span) const;
 
 private:
   friend class Decoder;

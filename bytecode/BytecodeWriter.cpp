@@ -96,27 +96,31 @@ std::string encodeStrings(const BytecodeFile &file,
   return out;
 }
 
-/// One entry as the offset section describes it.
-struct EntryLayout {
-  uint64_t dialect;
-  bool custom;
-  uint64_t size;
-};
-
-/// Groups of consecutive entries of one dialect: dialect, count, sizes.
-void appendGroups(std::string &out, const std::vector<EntryLayout> &entries) {
-  for (size_t i = 0; i < entries.size();) {
-    size_t end = i;
-    while (end < entries.size() && entries[end].dialect == entries[i].dialect)
-      ++end;
-    appendVarInt(out, entries[i].dialect);
+/// Dialect groups of consecutive entries: dialect, count, then each size
+/// with its custom-encoding flag. `layout(i, dialect, custom, size)` gives
+/// entry i.
+template <typename Layout>
+void appendGroups(std::string &out, uint64_t count, Layout layout) {
+  uint64_t dialect = 0, nextDialect = 0, size = 0;
+  bool custom = false;
+  for (uint64_t i = 0; i < count;) {
+    layout(i, dialect, custom, size);
+    uint64_t end = i + 1;
+    for (; end < count; ++end) {
+      layout(end, nextDialect, custom, size);
+      if (nextDialect != dialect)
+        break;
+    }
+    appendVarInt(out, dialect);
     appendVarInt(out, end - i);
-    for (; i < end; ++i)
-      appendVarIntWithFlag(out, entries[i].size, entries[i].custom);
+    for (; i < end; ++i) {
+      layout(i, dialect, custom, size);
+      appendVarIntWithFlag(out, size, custom);
+    }
   }
 }
 
-/// The AttrType and AttrTypeOffset sections with replaced and appended
+/// The AttrType and AttrTypeOffset sections with blanked and appended
 /// attribute entries; types are copied.
 Error encodeAttrTypes(const BytecodeFile &file, const BytecodeEdits &edits,
                       std::string &entries, std::string &offsets) {
@@ -127,32 +131,42 @@ Error encodeAttrTypes(const BytecodeFile &file, const BytecodeEdits &edits,
   if (builtin == kNone)
     return llvm::createStringError(
         "cannot add builtin attributes: the file has no builtin dialect");
-  std::vector<EntryLayout> attrLayout, typeLayout;
   llvm::ArrayRef<AttrTypeEntry> attrs = file.attributes();
-  for (uint64_t i = 0; i < attrs.size(); ++i) {
-    auto replaced = edits.replacedAttributes.find(i);
-    if (replaced != edits.replacedAttributes.end()) {
-      entries += replaced->second;
-      attrLayout.push_back({builtin, true, replaced->second.size()});
+  const std::string blank = encodeUnknownLoc();
+  auto blanked = [&](uint64_t i) {
+    return i < edits.blankedAttributes.size() && edits.blankedAttributes[i];
+  };
+  uint64_t numAttrs = attrs.size() + edits.appendedAttributes.size();
+  auto attrLayout = [&](uint64_t i, uint64_t &dialect, bool &custom,
+                        uint64_t &size) {
+    if (i >= attrs.size()) {
+      dialect = builtin, custom = true;
+      size = edits.appendedAttributes[i - attrs.size()].size();
+    } else if (blanked(i)) {
+      dialect = builtin, custom = true, size = blank.size();
     } else {
-      entries += file.bytesOf(attrs[i].encoding);
-      attrLayout.push_back({attrs[i].dialect, attrs[i].hasCustomEncoding,
-                            attrs[i].encoding.size});
+      dialect = attrs[i].dialect, custom = attrs[i].hasCustomEncoding;
+      size = attrs[i].encoding.size;
     }
-  }
-  for (const std::string &bytes : edits.appendedAttributes) {
+  };
+  llvm::ArrayRef<AttrTypeEntry> types = file.types();
+  auto typeLayout = [&](uint64_t i, uint64_t &dialect, bool &custom,
+                        uint64_t &size) {
+    dialect = types[i].dialect, custom = types[i].hasCustomEncoding;
+    size = types[i].encoding.size;
+  };
+  for (uint64_t i = 0; i < attrs.size(); ++i)
+    entries +=
+        blanked(i) ? llvm::StringRef(blank) : file.bytesOf(attrs[i].encoding);
+  for (const std::string &bytes : edits.appendedAttributes)
     entries += bytes;
-    attrLayout.push_back({builtin, true, bytes.size()});
-  }
-  for (const AttrTypeEntry &type : file.types()) {
-    entries += file.bytesOf(type.encoding);
-    typeLayout.push_back(
-        {type.dialect, type.hasCustomEncoding, type.encoding.size});
-  }
-  appendVarInt(offsets, attrLayout.size());
-  appendVarInt(offsets, typeLayout.size());
-  appendGroups(offsets, attrLayout);
-  appendGroups(offsets, typeLayout);
+  if (!types.empty())
+    entries += file.bytes().slice(types.front().encoding.offset,
+                                  types.back().encoding.end());
+  appendVarInt(offsets, numAttrs);
+  appendVarInt(offsets, types.size());
+  appendGroups(offsets, numAttrs, attrLayout);
+  appendGroups(offsets, types.size(), typeLayout);
   return Error::success();
 }
 
@@ -289,6 +303,7 @@ llvm::Expected<uint64_t> requiredAlignment(const BytecodeFile &file,
       if (groups[g].entries[e].kind != ResourceKind::Blob)
         continue;
       llvm::Expected<BlobData> blob = file.blobData(g, e);
+      file.releasePages(groups[g].entries[e].entry);
       if (!blob)
         return blob.takeError();
       alignment = std::max(alignment, blob->alignment);

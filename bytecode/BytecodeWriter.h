@@ -6,9 +6,9 @@
 //
 //  * the location of an op or of a block argument (an attribute index; a
 //    block argument's may also be elided, which means loc(unknown));
-//  * attribute entries replaced by other builtin bytes at the same index
-//    (blanking what nothing refers to any more), and builtin entries
-//    appended after the last one;
+//  * attribute entries blanked at their index (loc(unknown), for what
+//    nothing refers to any more), and builtin entries appended after the
+//    last one;
 //  * strings emptied at their index.
 //
 // Everything else is copied byte for byte: every other entry, and so every
@@ -29,6 +29,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -55,8 +56,9 @@ struct BytecodeEdits {
   llvm::DenseMap<uint32_t, uint64_t> opLocations;
   /// New location of argument `second` of block `first`, or kElidedLocation.
   llvm::DenseMap<std::pair<uint32_t, uint32_t>, uint64_t> blockArgLocations;
-  /// Attribute entries whose bytes become the given builtin custom encoding.
-  llvm::DenseMap<uint64_t, std::string> replacedAttributes;
+  /// Attribute entries (by index) that become loc(unknown), the smallest
+  /// builtin entry: what blanking an entry nothing refers to writes.
+  std::vector<bool> blankedAttributes;
   /// Builtin custom-encoded attribute entries appended after the existing
   /// ones: the first gets index attributes().size().
   std::vector<std::string> appendedAttributes;
@@ -64,7 +66,9 @@ struct BytecodeEdits {
   std::vector<bool> emptiedStrings;
 
   bool changesAttributes() const {
-    return !replacedAttributes.empty() || !appendedAttributes.empty();
+    return !appendedAttributes.empty() ||
+           std::find(blankedAttributes.begin(), blankedAttributes.end(),
+                     true) != blankedAttributes.end();
   }
 };
 

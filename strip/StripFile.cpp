@@ -8,6 +8,8 @@
 
 #include <cerrno>
 #include <fcntl.h>
+#include <future>
+#include <optional>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -41,8 +43,10 @@ llvm::Error ioError(const char *what, int errorNumber) {
 }
 
 /// Writes to a file descriptor, hashing every byte on its way. Ranges of
-/// the input are read with pread into a small buffer, never through the
-/// input's mapping: weights pass through a few MiB of memory.
+/// the input (the weights) are copied by the kernel (copy_file_range) while
+/// a second thread hashes the same range with pread: the two overlap, and
+/// weights pass through a few MiB of this process's memory, never through
+/// the input's mapping.
 class FileSink : public bytecode::ByteSink {
 public:
   FileSink(int inputFd, int outputFd) : inputFd(inputFd), outputFd(outputFd) {}
@@ -62,6 +66,40 @@ public:
   }
 
   llvm::Error copyRange(bytecode::Span range) override {
+    if (range.size < kKernelCopyBytes)
+      return readRange(range, [&](llvm::StringRef bytes) -> llvm::Error {
+        return write(bytes);
+      });
+    std::optional<llvm::Error> hashed;
+    std::thread hasher([&] {
+      hashed.emplace(
+          readRange(range, [&](llvm::StringRef bytes) -> llvm::Error {
+            hash.update(bytes);
+            return llvm::Error::success();
+          }));
+    });
+    llvm::Error copied = kernelCopy(range);
+    hasher.join();
+    if (copied) {
+      llvm::consumeError(std::move(*hashed));
+      return copied;
+    }
+    if (*hashed)
+      return std::move(*hashed);
+    count += range.size;
+    return llvm::Error::success();
+  }
+
+  uint64_t written() const override { return count; }
+  bundle::Sha256Digest finish() { return hash.finish(); }
+
+private:
+  /// Ranges from this size on are copied by the kernel.
+  static constexpr uint64_t kKernelCopyBytes = 16 << 20;
+
+  template <typename Consume>
+  llvm::Error readRange(bytecode::Span range, Consume consume) {
+    std::vector<char> buffer(4 << 20);
     uint64_t offset = range.offset, end = range.end();
     while (offset < end) {
       size_t want = size_t(std::min<uint64_t>(buffer.size(), end - offset));
@@ -70,21 +108,51 @@ public:
         continue;
       if (n <= 0)
         return ioError("cannot read the input", n < 0 ? errno : EIO);
-      if (auto err = write(llvm::StringRef(buffer.data(), size_t(n))))
+      if (auto err = consume(llvm::StringRef(buffer.data(), size_t(n))))
         return err;
       offset += uint64_t(n);
     }
     return llvm::Error::success();
   }
 
-  uint64_t written() const override { return count; }
-  bundle::Sha256Digest finish() { return hash.finish(); }
+  /// copy_file_range to the output's current position; plain reads and
+  /// writes where the kernel cannot (another file system, old kernels).
+  llvm::Error kernelCopy(bytecode::Span range) {
+    off_t offset = off_t(range.offset);
+    uint64_t left = range.size;
+    while (left) {
+      ssize_t n =
+          ::copy_file_range(inputFd, &offset, outputFd, nullptr,
+                            size_t(std::min<uint64_t>(left, 1 << 30)), 0);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0 && (errno == EXDEV || errno == EINVAL || errno == ENOSYS ||
+                    errno == EOPNOTSUPP))
+        return plainCopy(bytecode::Span{uint64_t(offset), left});
+      if (n <= 0)
+        return ioError("cannot copy to the output", n < 0 ? errno : EIO);
+      left -= uint64_t(n);
+    }
+    return llvm::Error::success();
+  }
 
-private:
+  llvm::Error plainCopy(bytecode::Span range) {
+    return readRange(range, [&](llvm::StringRef bytes) -> llvm::Error {
+      while (!bytes.empty()) {
+        ssize_t n = ::write(outputFd, bytes.data(), bytes.size());
+        if (n < 0 && errno == EINTR)
+          continue;
+        if (n <= 0)
+          return ioError("cannot write the output", n < 0 ? errno : ENOSPC);
+        bytes = bytes.drop_front(size_t(n));
+      }
+      return llvm::Error::success();
+    });
+  }
+
   int inputFd, outputFd;
   uint64_t count = 0;
   bundle::Sha256 hash;
-  std::vector<char> buffer = std::vector<char>(4 << 20);
 };
 
 llvm::Expected<std::unique_ptr<bytecode::BytecodeFile>>
@@ -105,6 +173,20 @@ llvm::Expected<FileStripResult>
 aimodel::strip::stripFile(const support::RegularFile &input,
                           llvm::StringRef name, int outputFd,
                           const StripOptions &options) {
+  // The input's hash (for the report) on a second core from the start: it
+  // overlaps decoding, planning and verifying, where this core works alone.
+  std::future<llvm::Expected<bundle::Sha256Digest>> inputDigest;
+  if (outputFd >= 0) {
+    support::RegularFile copy{
+        support::UniqueFd(::fcntl(input.fd.get(), F_DUPFD_CLOEXEC, 0)),
+        input.size};
+    if (!copy.fd)
+      return ioError("cannot duplicate a descriptor", errno);
+    inputDigest = std::async(
+        std::launch::async,
+        [](support::RegularFile file) { return bundle::sha256File(file); },
+        std::move(copy));
+  }
   auto file = decode(input.fd.get(), input.size, name);
   if (!file)
     return file.takeError();
@@ -131,24 +213,11 @@ aimodel::strip::stripFile(const support::RegularFile &input,
     return result;
   }
 
-  // The input's hash (for the report) on a second core while this one
-  // writes and hashes the output.
-  support::RegularFile inputCopy{
-      support::UniqueFd(::fcntl(input.fd.get(), F_DUPFD_CLOEXEC, 0)),
-      input.size};
-  std::optional<llvm::Expected<bundle::Sha256Digest>> inputDigest;
-  std::thread hasher(
-      [&] { inputDigest.emplace(bundle::sha256File(inputCopy)); });
+  // No fsync: like cp, the copy survives a killed process (the rename
+  // comes after verification) but is not forced to disk.
   FileSink sink(input.fd.get(), outputFd);
-  llvm::Error written = bytecode::writeBytecode(**file, plan.edits, sink);
-  hasher.join();
-  if (written)
-    return written;
-  if (!*inputDigest)
-    return inputDigest->takeError();
-  result.inputSha256 = bundle::toHex(**inputDigest);
-  if (::fsync(outputFd) != 0)
-    return ioError("cannot flush the output", errno);
+  if (auto err = bytecode::writeBytecode(**file, plan.edits, sink))
+    return err;
   result.outputDigest = sink.finish();
   result.outputSha256 = bundle::toHex(result.outputDigest);
   result.bytesAfter = sink.written();
@@ -167,6 +236,10 @@ aimodel::strip::stripFile(const support::RegularFile &input,
         llvm::toString(reread.takeError()));
   if (auto err = verifyStripped(**file, **reread, plan, options))
     return err;
+  llvm::Expected<bundle::Sha256Digest> digest = inputDigest.get();
+  if (!digest)
+    return digest.takeError();
+  result.inputSha256 = bundle::toHex(*digest);
   result.verified = true;
   return result;
 }

@@ -215,7 +215,7 @@ StripPlan aimodel::strip::planStrip(const BytecodeFile &file,
     return plan;
 
   Reachable reachable = findReachable(file, plan);
-  plan.blanked.assign(file.attributes().size(), false);
+  plan.edits.blankedAttributes.assign(file.attributes().size(), false);
   plan.edits.emptiedStrings.assign(file.strings().size(), false);
   if (!reachable.opaque) {
     std::string blank = bytecode::encodeUnknownLoc();
@@ -223,8 +223,7 @@ StripPlan aimodel::strip::planStrip(const BytecodeFile &file,
       if (reachable.attributes[i] || file.attrDialectName(i) != "builtin" ||
           file.bytesOf(file.attributes()[i].encoding) == blank)
         continue;
-      plan.blanked[i] = true;
-      plan.edits.replacedAttributes[i] = blank;
+      plan.edits.blankedAttributes[i] = true;
       ++plan.entriesRemoved;
     }
     for (uint64_t i = 0; i < file.strings().size(); ++i)

@@ -36,8 +36,6 @@ struct StripPlan {
   uint64_t stringsKept = 0;
   std::string keptReason;
   std::vector<std::string> keptExamples;
-  /// Attribute entries blanked (their index in both files).
-  std::vector<bool> blanked;
 };
 
 StripPlan planStrip(const bytecode::BytecodeFile &file,

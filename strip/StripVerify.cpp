@@ -78,7 +78,7 @@ llvm::Error compareEntries(const BytecodeFile &in, const BytecodeFile &out,
       out.types().size() != in.types().size())
     return differs("the attribute/type table changed size");
   for (uint64_t i = 0; i < in.attributes().size(); ++i) {
-    if (plan.blanked[i]) {
+    if (plan.edits.blankedAttributes[i]) {
       if (out.attrKind(i) != AttrKind::UnknownLoc)
         return differs("blanked attribute " + llvm::Twine(i) + " is not empty");
       continue;
@@ -126,6 +126,7 @@ llvm::Error compareResources(const BytecodeFile &in, const BytecodeFile &out) {
       if (x.kind != bytecode::ResourceKind::Blob)
         continue;
       llvm::Expected<bytecode::BlobData> blob = out.blobData(g, e);
+      out.releasePages(y.entry);
       if (!blob)
         return blob.takeError();
       if (blob->data.offset % blob->alignment)
