@@ -3,6 +3,7 @@
 #include "strip/StripFile.h"
 
 #include "bytecode/BytecodeReader.h"
+#include "bytecode/BytecodeWriter.h"
 #include "mlir-passes/BytecodeLocationView.h"
 #include "mlir-passes/DebugPayload.h"
 #include "testing/BytecodeTestSupport.h"
@@ -218,6 +219,104 @@ TEST_F(StripFileTest, StringsOnlyAttributesUseAreKeptAndReported) {
   EXPECT_NE(result->keptReason.find("op attributes"), std::string::npos);
   std::string out = readText(scratch.path("out.mlirb"));
   EXPECT_EQ(out.find("other.py"), std::string::npos);
+}
+
+/// `bytes` with the dialect of the location of the first "coreai.op" made
+/// `coreai`: a private-dialect location, as versioned assets have, built by
+/// rewriting the attribute offset section.
+std::string withPrivateLocation(const std::string &bytes) {
+  auto file = decode(bytes);
+  EXPECT_TRUE(bool(file));
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return {};
+  }
+  const BytecodeFile &f = **file;
+  uint64_t loc = kNone, coreai = kNone;
+  for (const Operation &op : f.operations())
+    if (f.fullOpName(op.name) == "coreai.op")
+      loc = op.location;
+  for (uint64_t i = 0; i < f.dialects().size(); ++i)
+    if (f.dialects()[i].name == "coreai")
+      coreai = i;
+  std::string offsets;
+  appendVarInt(offsets, f.attributes().size());
+  appendVarInt(offsets, f.types().size());
+  for (bool types : {false, true}) {
+    llvm::ArrayRef<AttrTypeEntry> table = types ? f.types() : f.attributes();
+    for (uint64_t i = 0; i < table.size(); ++i) {
+      appendVarInt(offsets, !types && i == loc ? coreai : table[i].dialect);
+      appendVarInt(offsets, 1);
+      appendVarInt(offsets, (table[i].encoding.size << 1) |
+                                uint64_t(table[i].hasCustomEncoding));
+    }
+  }
+  const SectionInfo *section = f.section(kAttrTypeOffsetSection);
+  std::string out = bytes.substr(0, section->headerOffset);
+  out.push_back(char(kAttrTypeOffsetSection));
+  appendVarInt(out, offsets.size());
+  out += offsets + bytes.substr(section->data.end());
+  return out;
+}
+
+TEST_F(StripFileTest, PrivateLocationsWithPayloadAreRefused) {
+  std::string text = "\"builtin.module\"() ({\n"
+                     "  \"coreai.op\"() : () -> () "
+                     "loc(\"/Users/alice/model.py\":3:4)\n"
+                     "}) : () -> () loc(unknown)\n";
+  std::string in = scratch.write(
+      "private.mlirb", withPrivateLocation(emitBytecode(mlirOpt, text)));
+  auto result = stripPath(in, scratch.path("out.mlirb"));
+  ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
+  ASSERT_TRUE(result->refused.has_value());
+  EXPECT_NE(result->refused->find("private-dialect attributes ('coreai')"),
+            std::string::npos)
+      << *result->refused;
+  EXPECT_NE(result->refused->find("RELEASE mode"), std::string::npos);
+  EXPECT_FALSE(llvm::sys::fs::exists(scratch.path("out.mlirb.written")));
+}
+
+TEST_F(StripFileTest, PrivateLocationsWithoutPayloadStay) {
+  std::string text =
+      "\"builtin.module\"() ({\n"
+      "  \"coreai.op\"() : () -> () loc(\"a\":3:4)\n"
+      "  \"coreai.other\"() : () -> () loc(\"/Users/al/m.py\":1:2)\n"
+      "}) : () -> () loc(unknown)\n";
+  std::string bytes = withPrivateLocation(emitBytecode(mlirOpt, text));
+  std::string in = scratch.write("private.mlirb", bytes);
+  auto result = stripPath(in, scratch.path("out.mlirb"));
+  ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
+  ASSERT_TRUE(result->refused.has_value()) << "a path is still in the file";
+  // Without any payload string, the private location is simply kept.
+  text = "\"builtin.module\"() ({\n"
+         "  \"coreai.op\"() : () -> () loc(\"a\":3:4)\n"
+         "  \"coreai.other\"() : () -> () loc(\"b\"(\"c\":1:2))\n"
+         "}) : () -> () loc(unknown)\n";
+  in = scratch.write("clean.mlirb",
+                     withPrivateLocation(emitBytecode(mlirOpt, text)));
+  result = stripPath(in, scratch.path("clean.out"));
+  ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
+  EXPECT_FALSE(result->refused);
+  EXPECT_TRUE(result->verified);
+  EXPECT_EQ(result->opLocations, 1u) << "the builtin NameLoc goes";
+}
+
+TEST_F(StripFileTest, AppendsUnknownLocWhenTheFileHasNone) {
+  std::string text = "\"builtin.module\"() ({\n"
+                     "  \"coreai.op\"() : () -> () loc(\"/b/x.py\":1:2)\n"
+                     "}) : () -> () loc(\"/b/y.py\":3:4)\n";
+  std::string in = scratch.write("none.mlirb", emitBytecode(mlirOpt, text));
+  auto before = BytecodeFile::open(in);
+  ASSERT_TRUE(bool(before));
+  for (uint64_t i = 0; i < (*before)->attributes().size(); ++i)
+    ASSERT_NE((*before)->attrKind(i), AttrKind::UnknownLoc);
+  auto result = stripPath(in, scratch.path("out.mlirb"));
+  ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
+  EXPECT_TRUE(result->verified);
+  EXPECT_EQ(result->opLocations, 2u);
+  EXPECT_EQ(
+      printWith(mlirOpt, in, {"--strip-debuginfo"}),
+      printWith(mlirOpt, scratch.path("out.mlirb"), {"--strip-debuginfo"}));
 }
 
 TEST_F(StripFileTest, UnreadableInputIsAnError) {
