@@ -106,9 +106,9 @@ TEST_F(StripFileTest, LegacyLocationsBecomeUnknown) {
   EXPECT_FALSE(result->refused);
   EXPECT_TRUE(result->verified);
   EXPECT_EQ(readText(in), before) << "the input changed";
-  // 10 ops carry payload (only the two graphs and the module are unknown);
+  // 11 ops carry payload (only the two graphs and the module are unknown);
   // 3 block arguments do (the composite's input, the scan body's two).
-  EXPECT_EQ(result->opLocations, 10u);
+  EXPECT_EQ(result->opLocations, 11u);
   EXPECT_EQ(result->blockArgumentLocations, 3u);
   EXPECT_EQ(result->stringsKept, 0u);
   EXPECT_GT(result->stringsRemoved, 0u);
