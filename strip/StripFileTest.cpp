@@ -1,6 +1,7 @@
 //===- StripFileTest.cpp - Stripping one bytecode file --------------------===//
 
 #include "strip/StripFile.h"
+#include "strip/StripPlan.h"
 
 #include "bytecode/BytecodeReader.h"
 #include "bytecode/BytecodeWriter.h"
@@ -317,6 +318,38 @@ TEST_F(StripFileTest, AppendsUnknownLocWhenTheFileHasNone) {
   EXPECT_EQ(
       printWith(mlirOpt, in, {"--strip-debuginfo"}),
       printWith(mlirOpt, scratch.path("out.mlirb"), {"--strip-debuginfo"}));
+}
+
+// Verification is what stands between a writer bug and a shipped asset: it
+// must notice a location left alone, and any other change.
+TEST_F(StripFileTest, VerificationNoticesWhatDiffers) {
+  auto input = BytecodeFile::open(legacyInput());
+  ASSERT_TRUE(bool(input)) << llvm::toString(input.takeError());
+  strip::StripPlan plan = strip::planStrip(**input, {});
+  strip::StripExpectation expected =
+      strip::StripExpectation::record(**input, plan);
+  llvm::Error unstripped = expected.check(**input, {});
+  ASSERT_TRUE(bool(unstripped));
+  EXPECT_NE(llvm::toString(std::move(unstripped)).find("verification failed"),
+            std::string::npos);
+
+  std::string text = readText(std::string(AIMODEL_SOURCE_DIR) +
+                              "/fixtures/strip/legacy-composite.mlir");
+  size_t at = text.find("dense_resource<weights_0> : tensor<4xf32>");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 41, "dense_resource<weights_0> : tensor<4xi32>");
+  std::string changed =
+      scratch.write("changed.mlirb", emitBytecode(mlirOpt, text));
+  auto other = BytecodeFile::open(changed);
+  ASSERT_TRUE(bool(other)) << llvm::toString(other.takeError());
+  std::string written = scratch.path("changed.out");
+  ASSERT_TRUE(bool(stripPath(changed, written)));
+  auto output = BytecodeFile::open(written);
+  ASSERT_TRUE(bool(output));
+  llvm::Error mismatch = expected.check(**output, {});
+  ASSERT_TRUE(bool(mismatch)) << "a changed attribute went unnoticed";
+  EXPECT_NE(llvm::toString(std::move(mismatch)).find("changed"),
+            std::string::npos);
 }
 
 TEST_F(StripFileTest, UnreadableInputIsAnError) {

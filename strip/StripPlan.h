@@ -41,13 +41,31 @@ struct StripPlan {
 StripPlan planStrip(const bytecode::BytecodeFile &file,
                     const StripOptions &options);
 
-/// Checks the written file against the input and the plan: the same
-/// container, ops, blocks, entries (blanked ones excepted) and properties;
-/// resources at the same sizes and alignment; every location the plan's,
-/// and none carrying debug payload. Errors say what differs.
-llvm::Error verifyStripped(const bytecode::BytecodeFile &input,
-                           const bytecode::BytecodeFile &output,
-                           const StripPlan &plan, const StripOptions &options);
+/// What the written file must hold, recorded from the input and the plan
+/// as hashes, so the input's tables can be released before the output is
+/// read back (StripVerify.cpp).
+class StripExpectation {
+public:
+  static StripExpectation record(const bytecode::BytecodeFile &input,
+                                 const StripPlan &plan);
+  /// The same container, ops, blocks, entries (blanked ones excepted) and
+  /// properties; resources at the same sizes and alignment; every location
+  /// the plan's, and none carrying debug payload. Errors say what differs.
+  llvm::Error check(const bytecode::BytecodeFile &output,
+                    const StripOptions &options) const;
+
+private:
+  static constexpr uint64_t kBlanked = 0;
+  struct OpRecord {
+    uint64_t hash, location;
+  };
+  uint64_t container = 0, types = 0, strings = 0, resources = 0, regions = 0;
+  std::vector<uint64_t> attributes; ///< per entry; kBlanked when blanked
+  uint64_t appendedAttributes = 0;
+  std::vector<OpRecord> ops;
+  std::vector<uint64_t> blocks;
+  std::vector<uint64_t> argumentLocations; ///< all blocks' arguments, in order
+};
 
 } // namespace aimodel::strip
 

@@ -1,13 +1,18 @@
 //===- StripVerify.cpp - The written file against the input ---------------===//
 //
 // Run on the written file, re-read by the project's decoder, before it may
-// replace anything: a writer bug must never become a shipped asset. Kept
-// entries are compared by their bytes at the same index, which covers every
-// attribute, type and property an op refers to; ops, blocks and regions are
-// compared field by field. Weights are not read again (that would double the
-// I/O of a multi-gigabyte asset): each resource entry must sit at the same
-// size with its blob data aligned as declared, and its bytes went through
-// the hash that main.hash records.
+// replace anything: a writer bug must never become a shipped asset.
+//
+// What the written file must hold is recorded from the input first, as
+// 64-bit hashes (one per op, block and kept attribute entry; one per table
+// for the rest), and the input's tables are released before the output is
+// decoded: the two full decodes never share memory. Kept entries are
+// compared by their bytes at the same index, which covers every attribute,
+// type and property an op refers to; ops, blocks and regions field by field.
+// Weights are not read again (that would double the I/O of a
+// multi-gigabyte asset): each resource entry must sit at the same size with
+// its blob data aligned as declared, and its bytes went through the hash
+// that main.hash records.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +21,7 @@
 #include "mlir-passes/BytecodeLocationView.h"
 
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace aimodel;
 using namespace aimodel::strip;
@@ -29,116 +35,140 @@ llvm::Error differs(const llvm::Twine &what) {
   return llvm::createStringError("verification failed: " + what);
 }
 
-template <typename T> bool sameList(llvm::ArrayRef<T> a, llvm::ArrayRef<T> b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+/// Accumulates numbers and strings into one 64-bit hash.
+class Fingerprint {
+public:
+  Fingerprint &add(uint64_t value) {
+    for (unsigned i = 0; i < 8; ++i)
+      bytes.push_back(char(value >> (8 * i)));
+    return *this;
+  }
+  Fingerprint &add(llvm::StringRef text) {
+    add(text.size());
+    bytes.append(text.begin(), text.end());
+    return *this;
+  }
+  template <typename T> Fingerprint &addAll(llvm::ArrayRef<T> values) {
+    add(values.size());
+    for (const T &value : values)
+      add(uint64_t(value));
+    return *this;
+  }
+  uint64_t finish() const {
+    return llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
+        reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size()));
+  }
+
+private:
+  llvm::SmallVector<char, 256> bytes;
+};
+
+uint64_t containerHash(const BytecodeFile &file) {
+  Fingerprint print;
+  print.add(file.version()).add(file.producer());
+  for (const bytecode::SectionInfo &section : file.sections())
+    print.add(section.id);
+  for (const bytecode::Dialect &dialect : file.dialects()) {
+    print.add(dialect.name).add(dialect.versionBlob.has_value());
+    if (dialect.versionBlob)
+      print.add(file.bytesOf(*dialect.versionBlob));
+  }
+  for (uint64_t i = 0; i < file.opNames().size(); ++i)
+    print.add(file.fullOpName(i)).add(file.opNames()[i].isRegistered);
+  for (bytecode::Span properties : file.properties())
+    print.add(file.bytesOf(properties));
+  return print.finish();
 }
 
-bool sameValue(const bytecode::ValueRef &a, const bytecode::ValueRef &b) {
-  return a.id == b.id && a.isBlockArgument == b.isBlockArgument &&
-         a.owner == b.owner && a.number == b.number;
+uint64_t attrHash(const BytecodeFile &file, uint64_t index) {
+  const bytecode::AttrTypeEntry &entry = file.attributes()[index];
+  return Fingerprint()
+      .add(file.attrDialectName(index))
+      .add(entry.hasCustomEncoding)
+      .add(file.bytesOf(entry.encoding))
+      .finish();
 }
 
-llvm::Error compareContainer(const BytecodeFile &in, const BytecodeFile &out) {
-  if (in.version() != out.version() || in.producer() != out.producer())
-    return differs("the header changed");
-  if (in.sections().size() != out.sections().size())
-    return differs("the section list changed");
-  for (size_t i = 0; i < in.sections().size(); ++i)
-    if (in.sections()[i].id != out.sections()[i].id)
-      return differs("the section order changed");
-  if (in.dialects().size() != out.dialects().size())
-    return differs("the dialect list changed");
-  for (size_t i = 0; i < in.dialects().size(); ++i) {
-    const auto &a = in.dialects()[i], &b = out.dialects()[i];
-    if (a.name != b.name ||
-        a.versionBlob.has_value() != b.versionBlob.has_value() ||
-        (a.versionBlob &&
-         in.bytesOf(*a.versionBlob) != out.bytesOf(*b.versionBlob)))
-      return differs("dialect '" + a.name + "' changed");
-  }
-  if (in.opNames().size() != out.opNames().size())
-    return differs("the op names changed");
-  for (size_t i = 0; i < in.opNames().size(); ++i)
-    if (in.fullOpName(i) != out.fullOpName(i) ||
-        in.opNames()[i].isRegistered != out.opNames()[i].isRegistered)
-      return differs("op name " + in.fullOpName(i) + " changed");
-  if (in.properties().size() != out.properties().size())
-    return differs("the properties section changed");
-  for (size_t i = 0; i < in.properties().size(); ++i)
-    if (in.bytesOf(in.properties()[i]) != out.bytesOf(out.properties()[i]))
-      return differs("properties entry " + llvm::Twine(i) + " changed");
-  return llvm::Error::success();
+uint64_t typesHash(const BytecodeFile &file) {
+  Fingerprint print;
+  for (const bytecode::AttrTypeEntry &entry : file.types())
+    print.add(entry.dialect)
+        .add(entry.hasCustomEncoding)
+        .add(file.bytesOf(entry.encoding));
+  return print.finish();
 }
 
-llvm::Error compareEntries(const BytecodeFile &in, const BytecodeFile &out,
-                           const StripPlan &plan) {
-  uint64_t expected =
-      in.attributes().size() + plan.edits.appendedAttributes.size();
-  if (out.attributes().size() != expected ||
-      out.types().size() != in.types().size())
-    return differs("the attribute/type table changed size");
-  for (uint64_t i = 0; i < in.attributes().size(); ++i) {
-    if (plan.edits.blankedAttributes[i]) {
-      if (out.attrKind(i) != AttrKind::UnknownLoc)
-        return differs("blanked attribute " + llvm::Twine(i) + " is not empty");
-      continue;
-    }
-    const auto &a = in.attributes()[i], &b = out.attributes()[i];
-    if (in.attrDialectName(i) != out.attrDialectName(i) ||
-        a.hasCustomEncoding != b.hasCustomEncoding ||
-        in.bytesOf(a.encoding) != out.bytesOf(b.encoding))
-      return differs("attribute " + llvm::Twine(i) + " changed");
-  }
-  for (uint64_t i = in.attributes().size(); i < expected; ++i)
-    if (out.attrKind(i) != AttrKind::UnknownLoc)
-      return differs("added attribute " + llvm::Twine(i) +
-                     " is not loc(unknown)");
-  for (uint64_t i = 0; i < in.types().size(); ++i) {
-    const auto &a = in.types()[i], &b = out.types()[i];
-    if (a.dialect != b.dialect || a.hasCustomEncoding != b.hasCustomEncoding ||
-        in.bytesOf(a.encoding) != out.bytesOf(b.encoding))
-      return differs("type " + llvm::Twine(i) + " changed");
-  }
-  if (in.strings().size() != out.strings().size())
-    return differs("the string table changed size");
-  for (uint64_t i = 0; i < in.strings().size(); ++i) {
-    llvm::StringRef want =
-        plan.edits.emptiedStrings[i] ? llvm::StringRef() : in.strings()[i];
-    if (out.strings()[i] != want)
-      return differs("string " + llvm::Twine(i) + " changed");
-  }
-  return llvm::Error::success();
+/// Kept strings by their text, emptied ones as empty.
+uint64_t stringsHash(const BytecodeFile &file,
+                     const std::vector<bool> &emptied) {
+  Fingerprint print;
+  for (uint64_t i = 0; i < file.strings().size(); ++i)
+    print.add(i < emptied.size() && emptied[i] ? llvm::StringRef()
+                                               : file.strings()[i]);
+  return print.finish();
 }
 
-llvm::Error compareResources(const BytecodeFile &in, const BytecodeFile &out) {
-  if (in.resourceGroups().size() != out.resourceGroups().size())
-    return differs("the resource groups changed");
-  for (uint32_t g = 0; g < in.resourceGroups().size(); ++g) {
-    const auto &a = in.resourceGroups()[g], &b = out.resourceGroups()[g];
-    if (a.name != b.name || a.isExternal != b.isExternal ||
-        a.entries.size() != b.entries.size())
-      return differs("resource group '" + a.name + "' changed");
-    for (uint32_t e = 0; e < a.entries.size(); ++e) {
-      const auto &x = a.entries[e], &y = b.entries[e];
-      if (x.key != y.key || x.kind != y.kind || x.entry.size != y.entry.size ||
-          x.boolValue != y.boolValue || x.stringValue != y.stringValue)
-        return differs("resource '" + x.key + "' changed");
-      if (x.kind != bytecode::ResourceKind::Blob)
-        continue;
-      llvm::Expected<bytecode::BlobData> blob = out.blobData(g, e);
-      out.releasePages(y.entry);
-      if (!blob)
-        return blob.takeError();
-      if (blob->data.offset % blob->alignment)
-        return differs("resource '" + x.key + "' lost its " +
-                       llvm::Twine(blob->alignment) + "-byte alignment");
-    }
+uint64_t resourcesHash(const BytecodeFile &file) {
+  Fingerprint print;
+  for (const bytecode::ResourceGroup &group : file.resourceGroups()) {
+    print.add(group.name).add(group.isExternal).add(group.entries.size());
+    for (const bytecode::ResourceEntry &entry : group.entries)
+      print.add(entry.key)
+          .add(uint64_t(entry.kind))
+          .add(entry.entry.size)
+          .add(entry.boolValue)
+          .add(entry.stringValue);
   }
-  return llvm::Error::success();
+  return print.finish();
 }
 
-/// A location the stripped file may hold: loc(unknown), one the plan kept,
-/// or (op-id mode) a bare "coreai" op-id NameLoc.
+/// Everything about an op but its location.
+uint64_t opHash(const BytecodeFile &file, const bytecode::Operation &op) {
+  Fingerprint print;
+  print.add(op.name)
+      .add(op.parentBlock)
+      .add(op.depth)
+      .add(uint64_t(op.propertiesForm))
+      .add(op.hasUseListOrders)
+      .add(op.regionsIsolated)
+      .add(op.attrDict)
+      .add(op.propertiesAttr)
+      .add(op.propertiesIndex)
+      .add(op.firstResultValueId)
+      .addAll(file.resultTypes(op))
+      .addAll(file.successors(op))
+      .addAll(file.opRegions(op));
+  for (const bytecode::ValueRef &value : file.operands(op))
+    print.add(value.id)
+        .add(value.isBlockArgument)
+        .add(value.owner)
+        .add(value.number);
+  return print.finish();
+}
+
+/// Everything about a block but its arguments' locations.
+uint64_t blockHash(const bytecode::Block &block) {
+  Fingerprint print;
+  print.add(block.parentRegion)
+      .add(block.firstArgumentValueId)
+      .addAll(llvm::ArrayRef<uint32_t>(block.operations))
+      .add(block.arguments.size());
+  for (const bytecode::BlockArgument &arg : block.arguments)
+    print.add(arg.type);
+  return print.finish();
+}
+
+uint64_t regionsHash(const BytecodeFile &file) {
+  Fingerprint print;
+  for (const bytecode::Region &region : file.regions())
+    print.add(region.parentOp)
+        .add(region.numValues)
+        .addAll(llvm::ArrayRef<uint32_t>(region.blocks));
+  return print.finish();
+}
+
+/// A location the stripped file may hold: loc(unknown), a private one the
+/// plan kept, or (op-id mode) a bare "coreai" op-id NameLoc.
 class LocationCheck {
 public:
   LocationCheck(const BytecodeFile &out, const StripOptions &options)
@@ -160,81 +190,112 @@ private:
   passes::LocationPredicates<passes::BytecodeLocationView> predicates;
 };
 
-llvm::Error compareIR(const BytecodeFile &in, const BytecodeFile &out,
-                      const StripPlan &plan, const StripOptions &options) {
-  if (in.operations().size() != out.operations().size() ||
-      in.blocks().size() != out.blocks().size() ||
-      in.regions().size() != out.regions().size())
-    return differs("the number of ops, blocks or regions changed");
-  LocationCheck check(out, options);
-  for (uint32_t i = 0; i < in.operations().size(); ++i) {
-    const auto &a = in.operations()[i], &b = out.operations()[i];
+} // namespace
+
+StripExpectation StripExpectation::record(const BytecodeFile &input,
+                                          const StripPlan &plan) {
+  StripExpectation want;
+  const bytecode::BytecodeEdits &edits = plan.edits;
+  want.container = containerHash(input);
+  want.attributes.reserve(input.attributes().size());
+  for (uint64_t i = 0; i < input.attributes().size(); ++i)
+    want.attributes.push_back(i < edits.blankedAttributes.size() &&
+                                      edits.blankedAttributes[i]
+                                  ? kBlanked
+                                  : attrHash(input, i));
+  want.appendedAttributes = edits.appendedAttributes.size();
+  want.types = typesHash(input);
+  want.strings = stringsHash(input, edits.emptiedStrings);
+  want.resources = resourcesHash(input);
+  want.regions = regionsHash(input);
+  for (uint32_t i = 0; i < input.operations().size(); ++i) {
+    const bytecode::Operation &op = input.operations()[i];
+    auto edited = edits.opLocations.find(i);
+    want.ops.push_back({opHash(input, op), edited == edits.opLocations.end()
+                                               ? op.location
+                                               : edited->second});
+  }
+  for (uint32_t b = 0; b < input.blocks().size(); ++b) {
+    const bytecode::Block &block = input.blocks()[b];
+    want.blocks.push_back(blockHash(block));
+    for (uint32_t a = 0; a < block.arguments.size(); ++a) {
+      auto edited = edits.blockArgLocations.find({b, a});
+      want.argumentLocations.push_back(edited == edits.blockArgLocations.end()
+                                           ? block.arguments[a].location
+                                           : edited->second);
+    }
+  }
+  return want;
+}
+
+llvm::Error StripExpectation::check(const BytecodeFile &out,
+                                    const StripOptions &options) const {
+  if (containerHash(out) != container)
+    return differs("the header, dialects, op names or properties changed");
+  if (out.attributes().size() != attributes.size() + appendedAttributes)
+    return differs("the attribute table changed size");
+  for (uint64_t i = 0; i < attributes.size(); ++i) {
+    if (attributes[i] == kBlanked) {
+      if (out.attrKind(i) != AttrKind::UnknownLoc)
+        return differs("blanked attribute " + llvm::Twine(i) + " is not empty");
+    } else if (attrHash(out, i) != attributes[i]) {
+      return differs("attribute " + llvm::Twine(i) + " changed");
+    }
+  }
+  for (uint64_t i = attributes.size(); i < out.attributes().size(); ++i)
+    if (out.attrKind(i) != AttrKind::UnknownLoc)
+      return differs("added attribute " + llvm::Twine(i) +
+                     " is not loc(unknown)");
+  if (typesHash(out) != types)
+    return differs("the type table changed");
+  if (stringsHash(out, {}) != strings)
+    return differs("the string table changed");
+  if (resourcesHash(out) != resources)
+    return differs("the resources changed");
+  for (uint32_t g = 0; g < out.resourceGroups().size(); ++g) {
+    const bytecode::ResourceGroup &group = out.resourceGroups()[g];
+    for (uint32_t e = 0; e < group.entries.size(); ++e) {
+      if (group.entries[e].kind != bytecode::ResourceKind::Blob)
+        continue;
+      llvm::Expected<bytecode::BlobData> blob = out.blobData(g, e);
+      out.releasePages(group.entries[e].entry);
+      if (!blob)
+        return blob.takeError();
+      if (blob->data.offset % blob->alignment)
+        return differs("resource '" + group.entries[e].key + "' lost its " +
+                       llvm::Twine(blob->alignment) + "-byte alignment");
+    }
+  }
+  if (regionsHash(out) != regions)
+    return differs("the regions changed");
+  if (out.operations().size() != ops.size() ||
+      out.blocks().size() != blocks.size())
+    return differs("the number of ops or blocks changed");
+  LocationCheck clean(out, options);
+  for (uint32_t i = 0; i < ops.size(); ++i) {
+    const bytecode::Operation &op = out.operations()[i];
     auto where = [&] {
-      return "op " + llvm::Twine(i) + " (" + in.fullOpName(a.name) + ")";
+      return "op " + llvm::Twine(i) + " (" + out.fullOpName(op.name) + ")";
     };
-    if (a.name != b.name || a.parentBlock != b.parentBlock ||
-        a.depth != b.depth || a.propertiesForm != b.propertiesForm ||
-        a.regionsIsolated != b.regionsIsolated || a.attrDict != b.attrDict ||
-        a.propertiesAttr != b.propertiesAttr ||
-        a.propertiesIndex != b.propertiesIndex ||
-        a.hasUseListOrders != b.hasUseListOrders ||
-        a.firstResultValueId != b.firstResultValueId ||
-        !sameList(in.resultTypes(a), out.resultTypes(b)) ||
-        !sameList(in.successors(a), out.successors(b)) ||
-        !sameList(in.opRegions(a), out.opRegions(b)))
+    if (opHash(out, op) != ops[i].hash)
       return differs(where() + " changed");
-    auto ina = in.operands(a), outb = out.operands(b);
-    if (ina.size() != outb.size() ||
-        !std::equal(ina.begin(), ina.end(), outb.begin(), sameValue))
-      return differs(where() + ": its operands changed");
-    auto edited = plan.edits.opLocations.find(i);
-    uint64_t want =
-        edited == plan.edits.opLocations.end() ? a.location : edited->second;
-    if (b.location != want)
+    if (op.location != ops[i].location)
       return differs(where() + ": unexpected location");
-    if (!check.clean(b.location))
+    if (!clean.clean(op.location))
       return differs(where() + " still carries a debug location");
   }
-  for (uint32_t r = 0; r < in.regions().size(); ++r) {
-    const auto &a = in.regions()[r], &b = out.regions()[r];
-    if (a.parentOp != b.parentOp || a.numValues != b.numValues ||
-        !sameList<uint32_t>(a.blocks, b.blocks))
-      return differs("region " + llvm::Twine(r) + " changed");
-  }
-  for (uint32_t k = 0; k < in.blocks().size(); ++k) {
-    const auto &a = in.blocks()[k], &b = out.blocks()[k];
-    if (a.parentRegion != b.parentRegion ||
-        a.arguments.size() != b.arguments.size() ||
-        a.firstArgumentValueId != b.firstArgumentValueId ||
-        !sameList<uint32_t>(a.operations, b.operations))
-      return differs("block " + llvm::Twine(k) + " changed");
-    for (uint32_t j = 0; j < a.arguments.size(); ++j) {
-      if (a.arguments[j].type != b.arguments[j].type)
-        return differs("block " + llvm::Twine(k) + " argument types changed");
-      auto edited = plan.edits.blockArgLocations.find({k, j});
-      uint64_t want = edited == plan.edits.blockArgLocations.end()
-                          ? a.arguments[j].location
-                          : edited->second;
-      if (b.arguments[j].location != want ||
-          !check.clean(b.arguments[j].location))
-        return differs("block " + llvm::Twine(k) + " argument " +
-                       llvm::Twine(j) + ": unexpected location");
+  size_t arg = 0;
+  for (uint32_t b = 0; b < blocks.size(); ++b) {
+    const bytecode::Block &block = out.blocks()[b];
+    if (blockHash(block) != blocks[b])
+      return differs("block " + llvm::Twine(b) + " changed");
+    for (uint32_t a = 0; a < block.arguments.size(); ++a, ++arg) {
+      uint64_t location = block.arguments[a].location;
+      if (arg >= argumentLocations.size() ||
+          location != argumentLocations[arg] || !clean.clean(location))
+        return differs("block " + llvm::Twine(b) + " argument " +
+                       llvm::Twine(a) + ": unexpected location");
     }
   }
   return llvm::Error::success();
-}
-
-} // namespace
-
-llvm::Error aimodel::strip::verifyStripped(const BytecodeFile &input,
-                                           const BytecodeFile &output,
-                                           const StripPlan &plan,
-                                           const StripOptions &options) {
-  if (auto err = compareContainer(input, output))
-    return err;
-  if (auto err = compareEntries(input, output, plan))
-    return err;
-  if (auto err = compareResources(input, output))
-    return err;
-  return compareIR(input, output, plan, options);
 }
