@@ -20,7 +20,6 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -97,41 +96,6 @@ audit::IRRuleRunner irRuleRunner() {
         return findings;
       };
 }
-
-/// "audited 1234/10000 bundles" on stderr, rewritten in place, once a run
-/// has taken a second; only on a terminal, never for pre-commit or -q.
-class ProgressLine {
-public:
-  explicit ProgressLine(bool enabled) : enabled(enabled) {}
-  ~ProgressLine() { finish(); }
-
-  void update(size_t done, size_t total) {
-    if (!enabled)
-      return;
-    std::lock_guard<std::mutex> lock(mutex);
-    auto now = std::chrono::steady_clock::now();
-    if (now - start < std::chrono::seconds(1) ||
-        now - last < std::chrono::milliseconds(100))
-      return;
-    last = now;
-    llvm::errs() << "\raudited " << done << "/" << total << " bundles";
-    llvm::errs().flush();
-    shown = true;
-  }
-  void finish() {
-    if (shown)
-      llvm::errs() << "\r\033[K";
-    shown = false;
-  }
-
-private:
-  bool enabled;
-  bool shown = false;
-  std::mutex mutex;
-  std::chrono::steady_clock::time_point start =
-      std::chrono::steady_clock::now();
-  std::chrono::steady_clock::time_point last{};
-};
 
 bool progressWanted(bool quiet) {
   return !quiet && ::isatty(STDERR_FILENO) && !std::getenv("PRE_COMMIT");
@@ -218,7 +182,7 @@ int runAudit(const AuditCommandOptions &options) {
   auditOptions.jobs = options.jobs
                           ? options.jobs
                           : std::max(1u, std::thread::hardware_concurrency());
-  ProgressLine progress(progressWanted(options.quiet));
+  ProgressLine progress(progressWanted(options.quiet), "audited", "bundles");
   auditOptions.progress = [&](size_t done, size_t total) {
     progress.update(done, total);
   };

@@ -1,0 +1,470 @@
+//===- StripTree.cpp - Stripping whole assets and trees -------------------===//
+//
+// A run plans first (one walk of SRC, nothing written: a folder that cannot
+// be read stops it before any output exists), then builds the output in a
+// temporary sibling of DST: folders in walk order, then assets and files by
+// a pool of workers, then folders' permission bits, deepest first. Only
+// when every asset verified is it renamed into place.
+//
+//===----------------------------------------------------------------------===//
+
+#include "strip/StripTree.h"
+
+#include "bundle/Bundle.h"
+#include "strip/OutputTree.h"
+#include "strip/StripAsset.h"
+#include "support/PathText.h"
+
+#include "llvm/ADT/ScopeExit.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <fcntl.h>
+#include <mutex>
+#include <set>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace aimodel;
+using namespace aimodel::strip;
+using bundle::DirEntry;
+using support::printablePath;
+using support::Symlinks;
+using support::UniqueFd;
+
+bool StripReport::anySkipped() const {
+  return !skipped.empty() ||
+         std::any_of(assets.begin(), assets.end(),
+                     [](const AssetOutcome &a) { return a.skipped; });
+}
+
+namespace {
+
+std::string under(const std::string &root, llvm::StringRef rel) {
+  return rel.empty() ? root : bundle::joinPath(root, rel);
+}
+
+//===----------------------------------------------------------------------===//
+// A tree
+//===----------------------------------------------------------------------===//
+
+struct Item {
+  enum Kind { Folder, File, Asset, Skip } kind;
+  std::string rel;
+  std::string reason; ///< Skip; for an asset skipped whole (.aimodelc)
+  mode_t mode = 0;    ///< Folder
+};
+
+struct TreePlan {
+  std::vector<Item> folders; ///< walk order: every parent before its folders
+  std::vector<Item> work;    ///< files, assets and skips, sorted by path
+  mode_t rootMode = 0755;
+};
+
+llvm::Expected<TreePlan> planTree(int rootFd, const std::string &root) {
+  TreePlan plan;
+  std::set<std::string> expected, entered;
+  std::vector<bundle::WalkError> errors = bundle::walkFolders(
+      rootFd,
+      [&](int fd, const std::string &rel, const std::vector<DirEntry> &list) {
+        entered.insert(rel);
+        struct stat st;
+        mode_t mode = ::fstat(fd, &st) == 0 ? st.st_mode & 07777 : 0755;
+        if (rel.empty())
+          plan.rootMode = mode;
+        else
+          plan.folders.push_back({Item::Folder, rel, "", mode});
+        for (const DirEntry &e : list) {
+          std::string path = bundle::joinPath(rel, e.name);
+          std::optional<bundle::BundleKind> kind =
+              bundle::assetKindFromName(e.name);
+          switch (e.type) {
+          case DirEntry::Type::Symlink:
+            plan.work.push_back({Item::Skip, path,
+                                 "symlink to '" +
+                                     printablePath(e.symlinkTarget) +
+                                     "': not followed or copied"});
+            break;
+          case DirEntry::Type::Other:
+            plan.work.push_back({Item::Skip, path,
+                                 "not a regular file or folder (a FIFO, "
+                                 "socket or device): not copied"});
+            break;
+          case DirEntry::Type::File:
+            if (kind)
+              plan.work.push_back({Item::Skip, path,
+                                   "a file named like an asset, not an "
+                                   "asset folder: not copied"});
+            else
+              plan.work.push_back({Item::File, path});
+            break;
+          case DirEntry::Type::Directory:
+            if (kind == bundle::BundleKind::CompiledAsset)
+              plan.work.push_back({Item::Asset, path, kCompiledBundleReason});
+            else if (kind)
+              plan.work.push_back({Item::Asset, path});
+            else
+              expected.insert(path);
+            break;
+          }
+        }
+      },
+      [](const DirEntry &e) {
+        return !bundle::assetKindFromName(bundle::baseName(e.name));
+      });
+  if (!errors.empty())
+    return fileError(under(root, errors.front().name),
+                     "cannot read directory: " + errors.front().reason);
+  // A folder met twice (mounted inside the tree) is walked once.
+  for (const std::string &rel : expected)
+    if (!entered.count(rel))
+      plan.work.push_back({Item::Skip, rel,
+                           "the same folder again (mounted inside the "
+                           "tree): not copied"});
+  std::sort(plan.work.begin(), plan.work.end(),
+            [](const Item &a, const Item &b) { return a.rel < b.rel; });
+  return plan;
+}
+
+/// Opens the folders of `plan` below `rootFd` in walk order, each through
+/// its parent's descriptor (any depth), calling `enter` as each is opened
+/// or created and `leave` once everything below it was.
+llvm::Error forEachFolder(
+    int rootFd, const std::vector<Item> &folders,
+    llvm::function_ref<llvm::Expected<UniqueFd>(int, llvm::StringRef)> open,
+    llvm::function_ref<llvm::Error(int, const Item &)> leave) {
+  struct Frame {
+    UniqueFd fd;
+    const Item *item;
+  };
+  std::vector<Frame> stack;
+  auto top = [&] { return stack.empty() ? rootFd : stack.back().fd.get(); };
+  auto pop = [&]() -> llvm::Error {
+    Frame frame = std::move(stack.back());
+    stack.pop_back();
+    return leave(frame.fd.get(), *frame.item);
+  };
+  for (const Item &folder : folders) {
+    llvm::StringRef parent = splitRel(folder.rel).first;
+    while (!stack.empty() && stack.back().item->rel != parent)
+      if (llvm::Error err = pop())
+        return err;
+    llvm::Expected<UniqueFd> fd = open(top(), splitRel(folder.rel).second);
+    if (!fd)
+      return fd.takeError();
+    stack.push_back({std::move(*fd), &folder});
+  }
+  while (!stack.empty())
+    if (llvm::Error err = pop())
+      return err;
+  return llvm::Error::success();
+}
+
+/// Runs `job(i)` for i in [0, count) on `jobs` threads. After the first
+/// failure no new job starts; errors land at their index.
+void runJobs(size_t count, unsigned jobs,
+             llvm::function_ref<llvm::Error(size_t)> job,
+             std::vector<std::string> &errors) {
+  errors.assign(count, "");
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+  auto work = [&] {
+    for (size_t i; !failed && (i = next++) < count;)
+      if (llvm::Error err = job(i)) {
+        errors[i] = llvm::toString(std::move(err));
+        failed = true;
+      }
+  };
+  jobs = unsigned(std::max<size_t>(1, std::min<size_t>(jobs, count)));
+  std::vector<std::thread> workers;
+  for (unsigned j = 1; j < jobs; ++j)
+    workers.emplace_back(work);
+  work();
+  for (std::thread &worker : workers)
+    worker.join();
+}
+
+llvm::Error firstError(const std::vector<std::string> &errors) {
+  for (const std::string &error : errors)
+    if (!error.empty())
+      return llvm::createStringError(error);
+  return llvm::Error::success();
+}
+
+void noteStale(OutputSlot &slot, StripReport &report) {
+  std::vector<std::string> failures;
+  for (const std::string &name : slot.removeStale(failures))
+    report.notes.push_back("removed " + printablePath(name) +
+                           ", left by an interrupted run");
+  for (const std::string &failure : failures)
+    report.notes.push_back("cannot remove a stale temporary: " + failure);
+}
+
+llvm::Error publish(OutputSlot &slot, StripReport &report) {
+  std::string warning;
+  if (llvm::Error err = slot.publish(warning))
+    return err;
+  report.written = true;
+  if (!warning.empty())
+    report.notes.push_back(warning);
+  return llvm::Error::success();
+}
+
+/// SRC is one .aimodel: DST is its stripped copy.
+llvm::Error stripRootAsset(int sourceFd, const std::string &kindName,
+                           const TreeOptions &options, StripReport &report) {
+  AssetOutcome outcome{report.input, report.output, "aimodel"};
+  llvm::Expected<AssetScan> scan = scanAsset(sourceFd, kindName, report.input);
+  if (!scan)
+    return scan.takeError();
+  llvm::Expected<OutputSlot> slot =
+      OutputSlot::prepare(report.output, sourceFd, options.force);
+  if (!slot)
+    return slot.takeError();
+  if (scan->skip) {
+    outcome.skipped = *scan->skip;
+  } else if (options.dryRun) {
+    if (llvm::Error err =
+            stripAsset(sourceFd, *scan, -1, options.file, outcome))
+      return err;
+  } else {
+    noteStale(*slot, report);
+    llvm::Expected<UniqueFd> out = slot->createTempFolder();
+    if (!out)
+      return fileError(report.output, out.takeError());
+    if (llvm::Error err =
+            stripAsset(sourceFd, *scan, out->get(), options.file, outcome))
+      return err;
+    if (outcome.skipped)
+      slot->discard();
+    else if (llvm::Error err = publish(*slot, report))
+      return err;
+  }
+  if (options.progress)
+    options.progress(1, 1);
+  report.assets.push_back(std::move(outcome));
+  return llvm::Error::success();
+}
+
+/// SRC is a folder: DST mirrors it.
+llvm::Error stripRootTree(int sourceFd, const TreeOptions &options,
+                          StripReport &report) {
+  llvm::Expected<TreePlan> plan = planTree(sourceFd, report.input);
+  if (!plan)
+    return plan.takeError();
+  llvm::Expected<OutputSlot> slot =
+      OutputSlot::prepare(report.output, sourceFd, options.force);
+  if (!slot)
+    return slot.takeError();
+
+  UniqueFd outRoot;
+  if (!options.dryRun) {
+    noteStale(*slot, report);
+    llvm::Expected<UniqueFd> out = slot->createTempFolder();
+    if (!out)
+      return fileError(report.output, out.takeError());
+    outRoot = std::move(*out);
+    llvm::Error made = forEachFolder(
+        outRoot.get(), plan->folders,
+        [](int parent, llvm::StringRef name) {
+          return makeFolder(parent, name);
+        },
+        [](int, const Item &) { return llvm::Error::success(); });
+    if (made)
+      return fileError(report.output, std::move(made));
+  }
+
+  const std::vector<Item> &work = plan->work;
+  std::vector<AssetOutcome> outcomes(work.size());
+  std::vector<CopiedFile> copies(work.size());
+  size_t totalAssets =
+      size_t(std::count_if(work.begin(), work.end(), [](const Item &i) {
+        return i.kind == Item::Asset;
+      }));
+  std::atomic<size_t> assetsDone{0};
+  int outFd = outRoot ? outRoot.get() : -1;
+  auto job = [&](size_t i) -> llvm::Error {
+    const Item &item = work[i];
+    std::string in = under(report.input, item.rel);
+    std::string out = under(report.output, item.rel);
+    if (item.kind == Item::File) {
+      copies[i] = {in, out, 0};
+      if (outFd < 0) {
+        llvm::Expected<support::RegularFile> file =
+            support::openRegularFile(sourceFd, item.rel, Symlinks::Refuse);
+        if (!file)
+          return fileError(in, file.takeError());
+        copies[i].bytes = file->size;
+        return llvm::Error::success();
+      }
+      llvm::Expected<uint64_t> copied = copyFile(sourceFd, item.rel, outFd);
+      if (!copied)
+        return fileError(in, copied.takeError());
+      copies[i].bytes = *copied;
+      return llvm::Error::success();
+    }
+    if (item.kind != Item::Asset)
+      return llvm::Error::success();
+    AssetOutcome &outcome = outcomes[i];
+    outcome = {in, out, item.reason.empty() ? "aimodel" : "aimodelc"};
+    llvm::scope_exit done([&] {
+      if (options.progress)
+        options.progress(++assetsDone, totalAssets);
+    });
+    if (!item.reason.empty()) {
+      outcome.skipped = item.reason;
+      return llvm::Error::success();
+    }
+    llvm::Expected<UniqueFd> asset = openBelow(sourceFd, item.rel);
+    if (!asset)
+      return fileError(in, asset.takeError());
+    llvm::StringRef name = bundle::baseName(item.rel);
+    llvm::Expected<AssetScan> scan = scanAsset(asset->get(), name, in);
+    if (!scan)
+      return scan.takeError();
+    if (scan->skip) {
+      outcome.skipped = *scan->skip;
+      return llvm::Error::success();
+    }
+    if (outFd < 0)
+      return stripAsset(asset->get(), *scan, -1, options.file, outcome);
+    llvm::StringRef parent = splitRel(item.rel).first;
+    llvm::Expected<UniqueFd> target = openBelow(outFd, parent);
+    llvm::Expected<UniqueFd> made =
+        target ? makeFolder(target->get(), name) : target.takeError();
+    if (!made)
+      return fileError(out, made.takeError());
+    if (llvm::Error err =
+            stripAsset(asset->get(), *scan, made->get(), options.file, outcome))
+      return err;
+    if (outcome.skipped) // refused by the core: nothing of it is kept
+      if (llvm::Error err = removeTree(target->get(), name))
+        return fileError(out, std::move(err));
+    return llvm::Error::success();
+  };
+  std::vector<std::string> errors;
+  runJobs(work.size(), options.jobs, job, errors);
+  if (llvm::Error err = firstError(errors))
+    return err;
+
+  for (size_t i = 0; i < work.size(); ++i) {
+    if (work[i].kind == Item::File)
+      report.copied.push_back(std::move(copies[i]));
+    else if (work[i].kind == Item::Asset)
+      report.assets.push_back(std::move(outcomes[i]));
+    else
+      report.skipped.push_back(
+          {under(report.input, work[i].rel), work[i].reason});
+  }
+  if (options.dryRun)
+    return llvm::Error::success();
+
+  // Permission bits last (a read-only folder must be filled first), then
+  // the rename that makes the whole output appear at once.
+  llvm::Error finished = forEachFolder(
+      outRoot.get(), plan->folders,
+      [](int parent, llvm::StringRef name) {
+        return support::openDirectory(parent, name, Symlinks::Refuse);
+      },
+      [](int fd, const Item &folder) {
+        return finishFolder(fd, "", folder.mode);
+      });
+  if (!finished)
+    finished = finishFolder(outRoot.get(), "", plan->rootMode);
+  if (finished)
+    return fileError(report.output, std::move(finished));
+  return publish(*slot, report);
+}
+
+} // namespace
+
+llvm::Expected<StripReport>
+aimodel::strip::stripPath(const std::string &source,
+                          const std::string &destination,
+                          const TreeOptions &options) {
+  StripReport report;
+  report.input = source;
+  report.output = destination;
+  report.dryRun = options.dryRun;
+  report.locations = options.file.locations;
+  // SRC was named by the user: followed.
+  llvm::Expected<UniqueFd> sourceFd =
+      support::openDirectory(source, Symlinks::Follow);
+  if (!sourceFd) {
+    std::error_code code = llvm::errorToErrorCode(sourceFd.takeError());
+    if (code == std::errc::not_a_directory)
+      return fileError(source, "is a file; use --file to strip one "
+                               "bytecode file");
+    return fileError(source, support::errnoReason(code.value()));
+  }
+  std::string kindName = bundle::namedPathKindName(source);
+  std::optional<bundle::BundleKind> kind = bundle::assetKindFromName(kindName);
+  if (kind == bundle::BundleKind::CompiledAsset)
+    return fileError(source, llvm::Twine("is a ") + kCompiledBundleReason);
+  if (kind)
+    report.mode = StripReport::Mode::Asset;
+  llvm::Error err =
+      kind ? stripRootAsset(sourceFd->get(), kindName, options, report)
+           : stripRootTree(sourceFd->get(), options, report);
+  if (err)
+    return err;
+  return report;
+}
+
+llvm::Expected<StripReport>
+aimodel::strip::stripSingleFile(const std::string &input,
+                                const std::string &output,
+                                const TreeOptions &options) {
+  StripReport report;
+  report.input = input;
+  report.output = output;
+  report.mode = StripReport::Mode::File;
+  report.dryRun = options.dryRun;
+  report.locations = options.file.locations;
+  llvm::Expected<support::RegularFile> file =
+      support::openRegularFile(input, Symlinks::Follow);
+  if (!file) {
+    std::error_code code = llvm::errorToErrorCode(file.takeError());
+    if (code == std::errc::is_a_directory)
+      return fileError(input, "is a folder; --file takes one bytecode file");
+    if (code == std::errc::invalid_argument)
+      return fileError(input, "is not a regular file");
+    return fileError(input, support::errnoReason(code.value()));
+  }
+  llvm::Expected<OutputSlot> slot =
+      OutputSlot::prepare(output, file->fd.get(), options.force);
+  if (!slot)
+    return slot.takeError();
+  AssetOutcome outcome{input, output, "file"};
+  UniqueFd out;
+  if (!options.dryRun) {
+    noteStale(*slot, report);
+    llvm::Expected<mode_t> mode = permissionsOf(file->fd.get());
+    llvm::Expected<UniqueFd> created =
+        mode ? slot->createTempFile(*mode) : mode.takeError();
+    if (!created)
+      return fileError(output, created.takeError());
+    out = std::move(*created);
+  }
+  llvm::Expected<FileStripResult> result =
+      stripFile(*file, input, out ? out.get() : -1, options.file);
+  if (!result)
+    return fileError(input, result.takeError());
+  outcome.result = std::move(*result);
+  if (outcome.result.refused) {
+    outcome.skipped = printablePath(*outcome.result.refused);
+    slot->discard();
+  } else if (!options.dryRun) {
+    if (!outcome.result.verified)
+      return fileError(input, "verification failed: the written file was "
+                              "not verified");
+    if (llvm::Error err = publish(*slot, report))
+      return err;
+  }
+  if (options.progress)
+    options.progress(1, 1);
+  report.assets.push_back(std::move(outcome));
+  return report;
+}

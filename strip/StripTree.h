@@ -1,0 +1,101 @@
+//===- StripTree.h - Stripping whole assets and trees -----------*- C++ -*-===//
+//
+// `aimodel strip` above one file: an .aimodel becomes its stripped copy (its
+// main.mlirb stripped by StripFile, main.hash written for the new bytes,
+// every other member copied byte for byte); a folder is mirrored, every
+// .aimodel in it stripped and every other file copied. What cannot be
+// stripped or copied faithfully is skipped and listed with the reason:
+// compiled bundles (.aimodelc), symlinks, FIFOs and devices, assets the core
+// refuses or that hold a symlink. The output is built in a temporary sibling
+// of DST and renamed into place only once every asset verified
+// (OutputTree.h); inputs are only ever read.
+//
+// Results are sorted by path and do not depend on the number of jobs.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AIMODEL_STRIP_STRIPTREE_H
+#define AIMODEL_STRIP_STRIPTREE_H
+
+#include "strip/StripFile.h"
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace aimodel::strip {
+
+/// Why a compiled bundle is never stripped.
+inline constexpr const char *kCompiledBundleReason =
+    "compiled bundle: recompile from the stripped source";
+
+struct TreeOptions {
+  StripOptions file;
+  unsigned jobs = 1;   ///< assets and files handled at once
+  bool dryRun = false; ///< plan and measure; write nothing
+  bool force = false;  ///< replace an existing DST (atomically)
+  /// Called (from any worker) as assets finish: done, total.
+  std::function<void(size_t, size_t)> progress;
+};
+
+/// One asset (or the one file of --file): stripped, or skipped.
+struct AssetOutcome {
+  std::string input;  ///< as given + '/'-joined relative part (raw bytes)
+  std::string output; ///< where it lands, DST-based
+  std::string kind;   ///< "aimodel", "aimodelc" or "file"
+  /// Set: not stripped, not copied; why.
+  std::optional<std::string> skipped;
+  /// The IR file stripped, relative to the asset ("main.mlirb"; "" for a
+  /// file), and what the core reported for it.
+  std::string irFile;
+  FileStripResult result;
+  uint64_t membersCopied = 0; ///< other files of the asset, byte for byte
+};
+
+/// A file outside any asset, copied byte for byte.
+struct CopiedFile {
+  std::string input, output;
+  uint64_t bytes = 0;
+};
+
+/// Something that is not an asset and was not copied (a symlink, a FIFO).
+struct SkippedEntry {
+  std::string input;
+  std::string reason;
+};
+
+struct StripReport {
+  std::string input, output; ///< SRC and DST as given
+  /// What SRC was: one bytecode file (--file), one asset, or a folder.
+  enum class Mode { File, Asset, Tree } mode = Mode::Tree;
+  bool dryRun = false;
+  bool written = false; ///< DST was created (or replaced)
+  LocationMode locations = LocationMode::Unknown;
+  std::vector<AssetOutcome> assets; ///< sorted by input path
+  std::vector<CopiedFile> copied;   ///< sorted by input path
+  std::vector<SkippedEntry> skipped;
+  /// For stderr: stale temporaries removed, an old DST left behind.
+  std::vector<std::string> notes;
+
+  /// Anything not stripped or copied: exit 1.
+  bool anySkipped() const;
+};
+
+/// Strips SRC, an .aimodel or a folder, into DST. An error (exit 2) is one
+/// line naming the file: SRC or DST refused, a file that cannot be read or
+/// decoded, a write or verification failure; nothing is left behind then.
+llvm::Expected<StripReport> stripPath(const std::string &source,
+                                      const std::string &destination,
+                                      const TreeOptions &options);
+
+/// Strips one bytecode file IN (followed, as named) into the file OUT.
+llvm::Expected<StripReport> stripSingleFile(const std::string &input,
+                                            const std::string &output,
+                                            const TreeOptions &options);
+
+} // namespace aimodel::strip
+
+#endif // AIMODEL_STRIP_STRIPTREE_H
