@@ -34,7 +34,9 @@ namespace aimodel::bytecode::testing {
 inline std::string sharedDir() {
   if (const char *env = std::getenv("AIMODEL_SHARED_DIR"))
     return env;
-#ifdef AIMODEL_SOURCE_DIR
+#if defined(AIMODEL_TEST_SHARED_DIR)
+  return AIMODEL_TEST_SHARED_DIR;
+#elif defined(AIMODEL_SOURCE_DIR)
   return std::string(AIMODEL_SOURCE_DIR) + "/../shared";
 #else
   return "../shared";
@@ -46,10 +48,15 @@ inline std::string corpusPath(const std::string &relative) {
 }
 
 /// The fixture-dialect bytecode files the build wrote (under
-/// AIMODEL_FIXTURES_DIR), in listing order; none when it is unset.
+/// AIMODEL_FIXTURES_DIR, or the build's fixtures folder), in listing order.
 inline std::vector<std::string> fixtureDialectFiles() {
   std::vector<std::string> files;
-  if (const char *dir = std::getenv("AIMODEL_FIXTURES_DIR")) {
+  const char *dir = std::getenv("AIMODEL_FIXTURES_DIR");
+#ifdef AIMODEL_TEST_FIXTURES_DIR
+  if (!dir)
+    dir = AIMODEL_TEST_FIXTURES_DIR;
+#endif
+  if (dir) {
     std::error_code ec;
     for (llvm::sys::fs::directory_iterator
              it(std::string(dir) + "/dialect/mlirb", ec),
