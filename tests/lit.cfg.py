@@ -30,3 +30,9 @@ if shutil.which("pre-commit") and shutil.which("git"):
     config.available_features.add("pre-commit")
 if shutil.which("script"):
     config.available_features.add("script")
+# The HTML report is rendered by headless Chromium where it is installed.
+for name in ["chromium", "chromium-browser"]:
+    if shutil.which(name):
+        config.available_features.add("chromium")
+        config.substitutions.append(("%chromium", shutil.which(name)))
+        break

@@ -24,8 +24,10 @@ enum ExitCode : int {
 using CommandRunner = std::function<int()>;
 
 CommandRunner addAuditCommand(CLI::App &app);
+CommandRunner addDiffCommand(CLI::App &app);
 CommandRunner addShowCommand(CLI::App &app);
 CommandRunner addStatsCommand(CLI::App &app);
+CommandRunner addStripCommand(CLI::App &app);
 
 } // namespace aimodel::cli
 

@@ -26,8 +26,10 @@ int main(int argc, char **argv) {
 
   std::map<std::string, CommandRunner> runners;
   runners["audit"] = addAuditCommand(app);
+  runners["diff"] = addDiffCommand(app);
   runners["show"] = addShowCommand(app);
   runners["stats"] = addStatsCommand(app);
+  runners["strip"] = addStripCommand(app);
 
   // CLI11 would call a misspelt command "an unexpected argument" after
   // saying a subcommand is required; name the mistake instead.

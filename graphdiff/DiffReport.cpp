@@ -1,0 +1,256 @@
+//===- DiffReport.cpp - `aimodel diff` results as text and JSON -----------===//
+
+#include "graphdiff/DiffReport.h"
+
+#include "support/PathText.h"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+
+using namespace aimodel;
+using namespace aimodel::graphdiff;
+using support::printablePath;
+
+bool aimodel::graphdiff::allIdentical(const DiffResult &result) {
+  for (const GraphComparison &graph : result.graphs)
+    if (graph.status != GraphStatus::Identical)
+      return false;
+  return true;
+}
+
+llvm::StringRef aimodel::graphdiff::statusName(GraphStatus status) {
+  switch (status) {
+  case GraphStatus::Identical:
+    return "identical";
+  case GraphStatus::Different:
+    return "different";
+  case GraphStatus::Added:
+    return "added";
+  case GraphStatus::Removed:
+    return "removed";
+  }
+  return "different";
+}
+
+llvm::StringRef aimodel::graphdiff::kindName(ChangeKind kind) {
+  switch (kind) {
+  case ChangeKind::Modified:
+    return "modified";
+  case ChangeKind::Added:
+    return "added";
+  case ChangeKind::Removed:
+    return "removed";
+  }
+  return "modified";
+}
+
+std::vector<ModuleGroup>
+aimodel::graphdiff::groupByModule(llvm::ArrayRef<Change> changes,
+                                  uint64_t limit) {
+  std::vector<ModuleGroup> groups;
+  // Few modules per graph in practice, but a graph can have thousands of
+  // changes: index groups by name.
+  std::map<llvm::StringRef, size_t> byName;
+  ModuleGroup unknown;
+  uint64_t listed = 0;
+  for (const Change &change : changes) {
+    if (listed++ >= limit)
+      break;
+    if (change.module.empty()) {
+      unknown.changes.push_back(&change);
+      continue;
+    }
+    auto [it, inserted] = byName.try_emplace(change.module, groups.size());
+    if (inserted)
+      groups.push_back(ModuleGroup{change.module, {}});
+    groups[it->second].changes.push_back(&change);
+  }
+  if (!unknown.changes.empty())
+    groups.push_back(std::move(unknown));
+  return groups;
+}
+
+//===----------------------------------------------------------------------===//
+// JSON
+//===----------------------------------------------------------------------===//
+
+/// Valid UTF-8 as is (JSON escapes control characters itself), anything
+/// else in its escaped text form, so the document is always valid.
+static std::string jsonText(llvm::StringRef text) {
+  return support::isValidUtf8(text) ? text.str() : printablePath(text);
+}
+
+static nlohmann::ordered_json jsonName(llvm::StringRef name) {
+  if (name.empty())
+    return nullptr;
+  return jsonText(name);
+}
+
+std::string aimodel::graphdiff::jsonReport(const DiffResult &result) {
+  using Json = nlohmann::ordered_json;
+  Json graphs = Json::array();
+  for (const GraphComparison &graph : result.graphs) {
+    Json changes = Json::array();
+    for (const Change &change : graph.changes) {
+      Json item = {{"kind", kindName(change.kind).str()},
+                   {"op", jsonText(change.op)}};
+      if (change.sourceIndex)
+        item["source_index"] = *change.sourceIndex;
+      if (change.targetIndex)
+        item["target_index"] = *change.targetIndex;
+      item["detail"] = jsonText(change.detail);
+      item["module"] = jsonText(change.module);
+      item["source_line"] = jsonText(change.sourceLine);
+      changes.push_back(std::move(item));
+    }
+    graphs.push_back(
+        {{"source", jsonName(graph.source)},
+         {"target", jsonName(graph.target)},
+         {"status", statusName(graph.status).str()},
+         {"ops", {{"source", graph.sourceOps}, {"target", graph.targetOps}}},
+         {"counts",
+          {{"identical", graph.counts.identical},
+           {"modified", graph.counts.modified},
+           {"added", graph.counts.added},
+           {"removed", graph.counts.removed}}},
+         {"changes", std::move(changes)}});
+  }
+  Json document = {
+      {"schema", "aimodel-diff/1"},
+      {"verdict", allIdentical(result) ? "identical" : "different"},
+      {"graphs", std::move(graphs)}};
+  return document.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+//===----------------------------------------------------------------------===//
+// Text
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// ANSI colours, or nothing.
+struct Paint {
+  bool on;
+  const char *operator()(const char *code) const { return on ? code : ""; }
+  const char *reset() const { return on ? "\033[0m" : ""; }
+};
+constexpr const char *kRed = "\033[31m", *kGreen = "\033[32m",
+                     *kYellow = "\033[33m", *kBold = "\033[1m",
+                     *kCyan = "\033[36m";
+
+const char *kindMark(ChangeKind kind) {
+  switch (kind) {
+  case ChangeKind::Added:
+    return "+";
+  case ChangeKind::Removed:
+    return "-";
+  case ChangeKind::Modified:
+    break;
+  }
+  return "~";
+}
+
+const char *kindColour(ChangeKind kind) {
+  switch (kind) {
+  case ChangeKind::Added:
+    return kGreen;
+  case ChangeKind::Removed:
+    return kRed;
+  case ChangeKind::Modified:
+    break;
+  }
+  return kYellow;
+}
+} // namespace
+
+/// "main", or "rms_norm_k3 -> rms_norm_p0" when the symbols differ.
+static std::string graphLabel(const GraphComparison &graph) {
+  if (graph.source.empty() || graph.target.empty() ||
+      graph.source == graph.target)
+    return printablePath(graph.source.empty() ? graph.target : graph.source);
+  return printablePath(graph.source) + " -> " + printablePath(graph.target);
+}
+
+/// "[12 -> 13]", "[-> 40]", "[41 ->]": op indices in the golden and new
+/// files' op tables.
+static std::string indexText(const Change &change) {
+  std::string text = "[";
+  if (change.sourceIndex)
+    text += std::to_string(*change.sourceIndex) + " ";
+  text += "->";
+  if (change.targetIndex)
+    text += " " + std::to_string(*change.targetIndex);
+  return text + "]";
+}
+
+static std::string plural(uint64_t n, llvm::StringRef word) {
+  return std::to_string(n) + " " + word.str() + (n == 1 ? "" : "s");
+}
+
+void aimodel::graphdiff::writeTextReport(llvm::raw_ostream &os,
+                                         const DiffResult &result,
+                                         const ReportOptions &options) {
+  Paint paint{options.colour};
+  bool identical = allIdentical(result);
+  os << printablePath(options.golden) << " -> "
+     << printablePath(options.candidate) << ": " << paint(kBold)
+     << paint(identical ? kGreen : kRed)
+     << (identical ? "identical" : "different") << paint.reset() << "\n";
+
+  uint64_t byStatus[4] = {0, 0, 0, 0};
+  Counts total;
+  for (const GraphComparison &graph : result.graphs) {
+    ++byStatus[static_cast<int>(graph.status)];
+    total.modified += graph.counts.modified;
+    total.added += graph.counts.added;
+    total.removed += graph.counts.removed;
+    // Identical graphs are only counted: a model has many.
+    if (graph.status == GraphStatus::Identical)
+      continue;
+    os << "graph " << paint(kBold) << graphLabel(graph) << paint.reset() << ": "
+       << statusName(graph.status);
+    switch (graph.status) {
+    case GraphStatus::Added:
+      os << " (" << plural(graph.targetOps, "op") << ")\n";
+      continue;
+    case GraphStatus::Removed:
+      os << " (" << plural(graph.sourceOps, "op") << ")\n";
+      continue;
+    default:
+      break;
+    }
+    os << " (" << graph.sourceOps << " -> " << plural(graph.targetOps, "op")
+       << "): " << graph.counts.modified << " modified, " << graph.counts.added
+       << " added, " << graph.counts.removed << " removed, "
+       << graph.counts.identical << " identical\n";
+    for (const ModuleGroup &group :
+         groupByModule(graph.changes, options.maxItems)) {
+      os << "  " << paint(kCyan)
+         << (group.module.empty() ? std::string("(no module)")
+                                  : printablePath(group.module))
+         << paint.reset() << "\n";
+      for (const Change *change : group.changes) {
+        os << "    " << paint(kindColour(change->kind))
+           << kindMark(change->kind) << " " << printablePath(change->op)
+           << paint.reset() << " " << indexText(*change);
+        if (!change->detail.empty())
+          os << ": " << printablePath(change->detail);
+        if (!change->sourceLine.empty())
+          os << " (" << printablePath(change->sourceLine) << ")";
+        os << "\n";
+      }
+    }
+    if (graph.changes.size() > options.maxItems)
+      os << "  ... "
+         << plural(graph.changes.size() - options.maxItems, "more change")
+         << " not listed (--max-items " << options.maxItems
+         << "; --format json lists all)\n";
+  }
+  os << plural(result.graphs.size(), "graph")
+     << " compared: " << byStatus[static_cast<int>(GraphStatus::Identical)]
+     << " identical, " << byStatus[static_cast<int>(GraphStatus::Different)]
+     << " different, " << byStatus[static_cast<int>(GraphStatus::Added)]
+     << " added, " << byStatus[static_cast<int>(GraphStatus::Removed)]
+     << " removed; ops: " << total.modified << " modified, " << total.added
+     << " added, " << total.removed << " removed\n";
+}

@@ -1,0 +1,88 @@
+//===- DiffReport.h - `aimodel diff` reports --------------------*- C++ -*-===//
+//
+// Formats a graphdiff::DiffResult. Every string that comes from a file (op
+// names, symbols, details, module paths, source lines, input paths) is
+// untrusted: text escapes what is not printable UTF-8 (support/PathText.h),
+// JSON writes valid UTF-8 as is and escapes the rest the same way, HTML
+// escapes markup on top of that. Nothing here reads the inputs.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AIMODEL_GRAPHDIFF_DIFFREPORT_H
+#define AIMODEL_GRAPHDIFF_DIFFREPORT_H
+
+#include "graphdiff/GraphDiff.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace aimodel::graphdiff {
+
+inline constexpr uint64_t kDefaultMaxItems = 100;
+
+struct ReportOptions {
+  /// Text and HTML list at most this many changes per graph: the first ones
+  /// in graph order (source order, then target order), then grouped by
+  /// module; a line says how many more there are. JSON lists every change.
+  uint64_t maxItems = kDefaultMaxItems;
+  /// Text only: ANSI colours (the caller decides; see Terminal.h).
+  bool colour = false;
+  /// The inputs as named on the command line (raw bytes), for headers.
+  std::string golden, candidate;
+};
+
+/// True when every compared graph is identical (no graph at all counts as
+/// identical): exit 0. Same as DiffResult::identical(), without linking the
+/// matcher.
+bool allIdentical(const DiffResult &result);
+
+llvm::StringRef statusName(GraphStatus status); ///< "identical", "added", ...
+llvm::StringRef kindName(ChangeKind kind);      ///< "modified", ...
+
+/// The changes listed for one module, in graph order.
+struct ModuleGroup {
+  std::string module; ///< empty: no module known (no debug locations)
+  std::vector<const Change *> changes;
+};
+
+/// The first `limit` of `changes` (graph order), grouped by module; groups in
+/// the order of their first change, except that the group without a module
+/// comes last.
+std::vector<ModuleGroup> groupByModule(llvm::ArrayRef<Change> changes,
+                                       uint64_t limit);
+
+/// The "aimodel-diff/1" JSON document (every change of every graph),
+/// pretty-printed, ending in a newline.
+std::string jsonReport(const DiffResult &result);
+
+/// For people: a header line with the verdict, one block per graph (changes
+/// grouped by module, capped by maxItems), a summary line.
+void writeTextReport(llvm::raw_ostream &os, const DiffResult &result,
+                     const ReportOptions &options);
+
+/// One self-contained HTML page: inline CSS, no scripts, no network. A
+/// summary (verdict, totals), a table of graphs, then each graph's changes
+/// grouped by module (capped by maxItems).
+void writeHtmlReport(llvm::raw_ostream &os, const DiffResult &result,
+                     const ReportOptions &options);
+
+/// `text` with &, <, >, " and ' as character references.
+std::string htmlEscape(llvm::StringRef text);
+
+/// Writes `content` to `path` atomically: a new temporary file beside it
+/// (same folder, created O_EXCL|O_NOFOLLOW), flushed, then renamed over
+/// `path`, so a reader sees the old file or the whole new one. The folder is
+/// followed as named; `path` itself is never written through: when it is a
+/// symlink (or a folder, or anything but a regular file) nothing is written
+/// and the error says so.
+llvm::Error writeFileAtomically(const std::string &path,
+                                llvm::StringRef content);
+
+} // namespace aimodel::graphdiff
+
+#endif // AIMODEL_GRAPHDIFF_DIFFREPORT_H

@@ -1,0 +1,163 @@
+//===- FunctionPairing.cpp - Which function of one file is which ----------===//
+
+#include "graphdiff/FunctionPairing.h"
+#include "graphdiff/Hashing.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/xxhash.h"
+
+#include <algorithm>
+
+using namespace aimodel;
+using namespace aimodel::graphdiff;
+
+namespace {
+constexpr uint64_t kPairTag = 0x50414952;
+} // namespace
+
+bool FunctionPairs::add(uint32_t source, uint32_t target) {
+  if (of[0][source] != kNoGraph || of[1][target] != kNoGraph)
+    return false;
+  of[0][source] = target;
+  of[1][target] = source;
+  return true;
+}
+
+void graphdiff::collectSymbolUses(FileGraphs &graphs, OpLabeler &labeler) {
+  llvm::SmallVector<llvm::StringRef, 4> refs;
+  for (FunctionGraph &graph : graphs.graphs) {
+    graph.symbolUsers.clear();
+    graph.references.clear();
+    for (uint32_t v = 0; v < graph.numVertices(); ++v) {
+      if (graph[v].kind != VertexKind::Op)
+        continue;
+      refs.clear();
+      labeler.symbolRefs(graph[v].op, refs);
+      if (refs.empty())
+        continue;
+      graph.symbolUsers.push_back(v);
+      for (llvm::StringRef ref : refs)
+        if (auto it = graphs.bySymbol.find(ref); it != graphs.bySymbol.end())
+          graph.references.push_back(it->second);
+    }
+    llvm::sort(graph.references);
+    graph.references.erase(
+        std::unique(graph.references.begin(), graph.references.end()),
+        graph.references.end());
+  }
+}
+
+void graphdiff::pairByName(const FileGraphs &source, const FileGraphs &target,
+                           FunctionPairs &pairs) {
+  llvm::StringMap<uint32_t> targetByName;
+  for (uint32_t t = 0; t < target.graphs.size(); ++t)
+    targetByName.try_emplace(target.graphs[t].name, t);
+  for (uint32_t s = 0; s < source.graphs.size(); ++s)
+    if (auto it = targetByName.find(source.graphs[s].name);
+        it != targetByName.end())
+      pairs.add(s, it->second);
+  // Without uniquifiers, where one function on each side has the name.
+  llvm::StringMap<std::pair<unsigned, uint32_t>> byBase[2];
+  const FileGraphs *files[2] = {&source, &target};
+  for (int side = 0; side < 2; ++side)
+    for (uint32_t g = 0; g < files[side]->graphs.size(); ++g) {
+      const FunctionGraph &graph = files[side]->graphs[g];
+      if (graph.synthetic || pairs.paired(side, g))
+        continue;
+      auto &entry = byBase[side][normaliseSymbol(graph.name)];
+      entry = {entry.first + 1, g};
+    }
+  for (const auto &entry : byBase[0]) {
+    auto other = byBase[1].find(entry.getKey());
+    if (entry.getValue().first == 1 && other != byBase[1].end() &&
+        other->getValue().first == 1)
+      pairs.add(entry.getValue().second, other->getValue().second);
+  }
+}
+
+std::vector<uint32_t> graphdiff::pairByContent(const FileGraphs &source,
+                                               const FileGraphs &target,
+                                               FunctionPairs &pairs) {
+  struct Bucket {
+    unsigned count[2] = {0, 0};
+    uint32_t graph[2] = {kNoGraph, kNoGraph};
+  };
+  llvm::DenseMap<uint64_t, Bucket> buckets;
+  std::vector<uint64_t> sourceKeys(source.graphs.size(), 0);
+  const FileGraphs *files[2] = {&source, &target};
+  for (int side = 0; side < 2; ++side)
+    for (uint32_t g = 0; g < files[side]->graphs.size(); ++g) {
+      const FunctionGraph &graph = files[side]->graphs[g];
+      if (graph.synthetic || !graph.hasRoot() || pairs.paired(side, g))
+        continue;
+      uint64_t key = HashBuilder(llvm::xxh3_64bits(normaliseSymbol(graph.name)))
+                         .add(graph[0].bottomUp)
+                         .get() >>
+                     1;
+      if (side == 0)
+        sourceKeys[g] = key;
+      Bucket &bucket = buckets[key];
+      if (bucket.count[side]++ == 0)
+        bucket.graph[side] = g;
+    }
+  std::vector<uint32_t> added;
+  for (uint32_t s = 0; s < source.graphs.size(); ++s) {
+    if (!sourceKeys[s])
+      continue;
+    const Bucket &bucket = buckets[sourceKeys[s]];
+    if (bucket.count[0] == 1 && bucket.count[1] == 1 &&
+        pairs.add(s, bucket.graph[1]))
+      added.push_back(s);
+  }
+  return added;
+}
+
+std::vector<uint32_t>
+graphdiff::pairByCallSites(const FileGraphs &source, const FileGraphs &target,
+                           uint32_t sourceGraph, uint32_t targetGraph,
+                           const Matching &matching, OpLabeler &sourceLabels,
+                           OpLabeler &targetLabels, FunctionPairs &pairs) {
+  std::vector<uint32_t> added;
+  const FunctionGraph &a = source.graphs[sourceGraph];
+  const FunctionGraph &b = target.graphs[targetGraph];
+  llvm::SmallVector<llvm::StringRef, 4> refsA, refsB;
+  for (uint32_t v : a.symbolUsers) {
+    uint32_t w = matching.forward[v];
+    if (w == kNoVertex || b[w].kind != VertexKind::Op)
+      continue;
+    refsA.clear();
+    refsB.clear();
+    sourceLabels.symbolRefs(a[v].op, refsA);
+    targetLabels.symbolRefs(b[w].op, refsB);
+    if (refsA.size() != refsB.size())
+      continue;
+    for (size_t i = 0; i < refsA.size(); ++i) {
+      auto fa = source.bySymbol.find(refsA[i]);
+      auto fb = target.bySymbol.find(refsB[i]);
+      if (fa != source.bySymbol.end() && fb != target.bySymbol.end() &&
+          pairs.add(fa->second, fb->second))
+        added.push_back(fa->second);
+    }
+  }
+  return added;
+}
+
+OpLabeler::SymbolKeys graphdiff::symbolKeys(const FileGraphs &graphs,
+                                            const FunctionPairs &pairs,
+                                            int side) {
+  return [&graphs, &pairs, side](llvm::StringRef symbol) {
+    if (auto it = graphs.bySymbol.find(symbol); it != graphs.bySymbol.end()) {
+      uint32_t other = pairs.of[side][it->second];
+      if (other != kNoGraph)
+        return HashBuilder(kPairTag).add(side == 0 ? it->second : other).get();
+    }
+    return OpLabeler::nameKey(symbol);
+  };
+}
+
+bool graphdiff::namesEntry(const FunctionGraph &graph, llvm::StringRef entry) {
+  return graph.name == entry ||
+         (!graph.synthetic &&
+          normaliseSymbol(graph.name) == normaliseSymbol(entry));
+}

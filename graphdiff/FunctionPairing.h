@@ -1,0 +1,69 @@
+//===- FunctionPairing.h - Which function of one file is which --*- C++ -*-===//
+//
+// Functions pair by symbol name, then by name without its conversion
+// uniquifier where that is unique on both sides, then, among look-alike
+// names, by equal whole-graph fingerprints, and last through their call
+// sites: two matched ops naming unpaired functions at the same position of
+// their symbol references pair those functions, at any depth of composites.
+// Labels hash a reference to a paired function by the pair, so the call
+// sites of paired functions compare equal whatever the names.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AIMODEL_GRAPHDIFF_FUNCTIONPAIRING_H
+#define AIMODEL_GRAPHDIFF_FUNCTIONPAIRING_H
+
+#include "graphdiff/GraphModel.h"
+#include "graphdiff/Matcher.h"
+#include "graphdiff/OpLabels.h"
+
+#include <utility>
+#include <vector>
+
+namespace aimodel::graphdiff {
+
+/// Graph pairs between a source (side 0) and a target (side 1) file.
+struct FunctionPairs {
+  FunctionPairs(size_t sourceGraphs, size_t targetGraphs)
+      : of{std::vector<uint32_t>(sourceGraphs, kNoGraph),
+           std::vector<uint32_t>(targetGraphs, kNoGraph)} {}
+  /// Pairs `source` and `target` when both are unpaired.
+  bool add(uint32_t source, uint32_t target);
+  bool paired(int side, uint32_t graph) const {
+    return of[side][graph] != kNoGraph;
+  }
+  std::vector<uint32_t> of[2]; ///< per side: graph -> counterpart
+};
+
+/// Fills FunctionGraph::symbolUsers and ::references.
+void collectSymbolUses(FileGraphs &graphs, OpLabeler &labeler);
+
+/// By exact name, then by name without uniquifier where unique.
+void pairByName(const FileGraphs &source, const FileGraphs &target,
+                FunctionPairs &pairs);
+
+/// Among unpaired functions sharing a name without uniquifier: those whose
+/// function-op bottom-up fingerprint (the whole body) is unique on both
+/// sides. Needs fingerprints. Returns the new pairs' source graphs.
+std::vector<uint32_t> pairByContent(const FileGraphs &source,
+                                    const FileGraphs &target,
+                                    FunctionPairs &pairs);
+
+/// Through the call sites of a matched graph pair. Returns the new pairs'
+/// source graphs.
+std::vector<uint32_t>
+pairByCallSites(const FileGraphs &source, const FileGraphs &target,
+                uint32_t sourceGraph, uint32_t targetGraph,
+                const Matching &matching, OpLabeler &sourceLabels,
+                OpLabeler &targetLabels, FunctionPairs &pairs);
+
+/// Symbol keys for side `side`'s labeler: a paired function by its pair,
+/// anything else by its name without uniquifier.
+OpLabeler::SymbolKeys symbolKeys(const FileGraphs &graphs,
+                                 const FunctionPairs &pairs, int side);
+
+/// `graph` names `entry`: exactly, or without uniquifiers.
+bool namesEntry(const FunctionGraph &graph, llvm::StringRef entry);
+
+} // namespace aimodel::graphdiff
+
+#endif // AIMODEL_GRAPHDIFF_FUNCTIONPAIRING_H

@@ -1,0 +1,82 @@
+//===- GraphDiff.h - Which op of one graph became which ---------*- C++ -*-===//
+//
+// The structural comparison behind `aimodel diff`. Works on decoded bytecode
+// files (bytecode/BytecodeReader.h), any dialect: one graph per
+// function-like op, functions paired by symbol name with conversion
+// uniquifiers normalised (`@rms_norm_k3j9x0qa` ~ `@rms_norm_p0zz81m2`), ops
+// matched by what they compute (name, operands in order, result types,
+// attributes and properties by structural hash; locations and display names
+// excluded; weights per WeightsMode), then every pair verified.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AIMODEL_GRAPHDIFF_GRAPHDIFF_H
+#define AIMODEL_GRAPHDIFF_GRAPHDIFF_H
+
+#include "bytecode/BytecodeReader.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace aimodel::graphdiff {
+
+enum class WeightsMode {
+  Ignore, ///< a weight counts by its type and shape only (a rebuild
+          ///< re-initialises weights)
+  Digest, ///< also by a hash of its bytes (dense_resource blobs, dense
+          ///< elements)
+};
+
+struct DiffOptions {
+  WeightsMode weights = WeightsMode::Ignore;
+  /// Compare only the graph of this symbol (uniquifier-normalised match).
+  std::optional<std::string> entryPoint;
+};
+
+enum class ChangeKind { Modified, Added, Removed };
+
+/// One op that differs. Indices are op indices in the file's pre-order op
+/// table (BytecodeFile::operations()).
+struct Change {
+  ChangeKind kind = ChangeKind::Modified;
+  std::string op; ///< "dialect.name"
+  std::optional<uint64_t> sourceIndex, targetIndex;
+  std::string detail; ///< what differs, for a modified op ("operand 1 ...")
+  /// From debug locations where present (the PyTorch module path of the
+  /// call stack, "file.py:line"), else empty.
+  std::string module, sourceLine;
+};
+
+enum class GraphStatus { Identical, Different, Added, Removed };
+
+struct Counts {
+  uint64_t identical = 0, modified = 0, added = 0, removed = 0;
+};
+
+/// One compared pair of graphs (or a graph present on one side only).
+struct GraphComparison {
+  std::string source, target; ///< symbol names without '@'; empty if absent
+  GraphStatus status = GraphStatus::Identical;
+  uint64_t sourceOps = 0, targetOps = 0;
+  Counts counts;
+  /// In source order, then target order. Empty for a graph on one side
+  /// only (Added / Removed: counts.added / counts.removed hold its ops).
+  std::vector<Change> changes;
+};
+
+struct DiffResult {
+  std::vector<GraphComparison> graphs; ///< deterministic order
+  bool identical() const;
+};
+
+/// Compares every graph of `golden` with its counterpart in `candidate`.
+/// Errors only for what makes a comparison impossible (e.g. an entry point
+/// that neither file has: "no graph named X").
+llvm::Expected<DiffResult> diffFiles(const bytecode::BytecodeFile &golden,
+                                     const bytecode::BytecodeFile &candidate,
+                                     const DiffOptions &options);
+
+} // namespace aimodel::graphdiff
+
+#endif // AIMODEL_GRAPHDIFF_GRAPHDIFF_H

@@ -1,0 +1,116 @@
+//===- GraphDiffTestSupport.h - Inputs for the graph matcher tests -*- C++ -*-//
+//
+// Programs as MLIR generic text (unregistered `coreai` ops), turned into
+// stock bytecode by mlir-opt-22 and decoded by the project's reader.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AIMODEL_GRAPHDIFF_GRAPHDIFFTESTSUPPORT_H
+#define AIMODEL_GRAPHDIFF_GRAPHDIFFTESTSUPPORT_H
+
+#include "graphdiff/GraphDiff.h"
+#include "testing/BytecodeTestSupport.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace aimodel::graphdiff::testing {
+
+using bytecode::BytecodeFile;
+
+/// `text` with every `{key}` replaced by its value.
+inline std::string
+fill(std::string text,
+     std::initializer_list<std::pair<std::string, std::string>> values) {
+  for (const auto &[key, value] : values) {
+    std::string pattern = "{" + key + "}";
+    for (size_t at = text.find(pattern); at != std::string::npos;
+         at = text.find(pattern, at + value.size()))
+      text.replace(at, pattern.size(), value);
+  }
+  return text;
+}
+
+class GraphDiffTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    mlirOpt = bytecode::testing::findMlirOpt();
+    if (mlirOpt.empty())
+      GTEST_SKIP() << "mlir-opt-22 not found";
+  }
+
+  std::unique_ptr<BytecodeFile> load(const std::string &text) {
+    std::string bytes = bytecode::testing::emitBytecode(mlirOpt, text);
+    auto file = bytecode::testing::decode(bytes);
+    if (!file) {
+      ADD_FAILURE() << llvm::toString(file.takeError());
+      return nullptr;
+    }
+    return std::move(*file);
+  }
+
+  DiffResult diff(const std::string &golden, const std::string &candidate,
+                  DiffOptions options = {}) {
+    auto a = load(golden), b = load(candidate);
+    if (!a || !b)
+      return {};
+    llvm::Expected<DiffResult> result = diffFiles(*a, *b, options);
+    if (!result) {
+      ADD_FAILURE() << llvm::toString(result.takeError());
+      return {};
+    }
+    return std::move(*result);
+  }
+
+  std::string mlirOpt;
+};
+
+/// The comparison of the graph named `source` in the golden file.
+inline const GraphComparison *graphNamed(const DiffResult &result,
+                                         llvm::StringRef source) {
+  for (const GraphComparison &graph : result.graphs)
+    if (graph.source == source)
+      return &graph;
+  return nullptr;
+}
+
+/// Counts over every graph.
+inline Counts totals(const DiffResult &result) {
+  Counts sum;
+  for (const GraphComparison &graph : result.graphs) {
+    sum.identical += graph.counts.identical;
+    sum.modified += graph.counts.modified;
+    sum.added += graph.counts.added;
+    sum.removed += graph.counts.removed;
+  }
+  return sum;
+}
+
+/// Every change, one per line, for failure messages.
+inline std::string describe(const DiffResult &result) {
+  std::string text;
+  for (const GraphComparison &graph : result.graphs) {
+    text += "graph " + graph.source + " / " + graph.target + ": " +
+            std::to_string(graph.counts.identical) + " identical, " +
+            std::to_string(graph.counts.modified) + " modified, " +
+            std::to_string(graph.counts.added) + " added, " +
+            std::to_string(graph.counts.removed) + " removed\n";
+    for (const Change &change : graph.changes) {
+      const char *kind[] = {"modified", "added", "removed"};
+      text += std::string("  ") + kind[int(change.kind)] + " " + change.op +
+              " " +
+              (change.sourceIndex ? std::to_string(*change.sourceIndex)
+                                  : std::string("-")) +
+              "/" +
+              (change.targetIndex ? std::to_string(*change.targetIndex)
+                                  : std::string("-")) +
+              " " + change.detail + " [" + change.module + " " +
+              change.sourceLine + "]\n";
+    }
+  }
+  return text;
+}
+
+} // namespace aimodel::graphdiff::testing
+
+#endif // AIMODEL_GRAPHDIFF_GRAPHDIFFTESTSUPPORT_H

@@ -1,0 +1,286 @@
+//===- GraphModel.cpp - One Boost graph per function of a file ------------===//
+
+#include "graphdiff/GraphModel.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/xxhash.h"
+
+#include <map>
+
+using namespace aimodel;
+using namespace aimodel::graphdiff;
+using bytecode::AttrKind;
+using bytecode::BytecodeFile;
+using bytecode::kNoIndex;
+using bytecode::kNone;
+using bytecode::Operation;
+
+uint32_t graphdiff::parentOp(const BytecodeFile &file, const Operation &op) {
+  const bytecode::Block &block = file.blocks()[op.parentBlock];
+  if (block.parentRegion == kNoIndex)
+    return kNoIndex;
+  return file.regions()[block.parentRegion].parentOp;
+}
+
+/// The string value of member `key` of dictionary attribute `dict`.
+static std::optional<llvm::StringRef>
+stringMember(const BytecodeFile &file, uint64_t dict, llvm::StringRef key) {
+  if (dict == kNone || dict >= file.attributes().size() ||
+      file.attrKind(dict) != AttrKind::Dictionary)
+    return std::nullopt;
+  for (const bytecode::NamedAttrRef &named : file.decodedAttr(dict).namedAttrs)
+    if (file.decodedAttr(named.name).str == key) {
+      if (file.attrKind(named.value) != AttrKind::String)
+        return std::nullopt;
+      return file.decodedAttr(named.value).str;
+    }
+  return std::nullopt;
+}
+
+std::optional<llvm::StringRef> graphdiff::symbolName(const BytecodeFile &file,
+                                                     const Operation &op) {
+  if (auto name = stringMember(file, op.attrDict, "sym_name"))
+    return name;
+  if (op.propertiesForm == bytecode::PropertiesForm::Attribute)
+    return stringMember(file, op.propertiesAttr, "sym_name");
+  return std::nullopt;
+}
+
+llvm::StringRef graphdiff::normaliseSymbol(llvm::StringRef name) {
+  constexpr size_t kSuffix = 9; // '_' + 8 characters
+  if (name.size() <= kSuffix || name[name.size() - kSuffix] != '_')
+    return name;
+  for (char c : name.take_back(kSuffix - 1))
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
+      return name;
+  return name.drop_back(kSuffix);
+}
+
+static bool holdsOps(const BytecodeFile &file, const Operation &op) {
+  for (uint32_t region : file.opRegions(op))
+    for (uint32_t block : file.regions()[region].blocks)
+      if (!file.blocks()[block].operations.empty())
+        return true;
+  return false;
+}
+
+namespace {
+
+/// Builds the vertices and edges of every graph of a file.
+class Builder {
+public:
+  explicit Builder(const BytecodeFile &file) : file(file) {}
+  FileGraphs build();
+
+private:
+  void assignGraphs();
+  void addVertices(uint32_t opIndex);
+  void addEdges(uint32_t opIndex);
+  Slot producerOf(uint32_t graph, const bytecode::ValueRef &ref);
+
+  const BytecodeFile &file;
+  FileGraphs out;
+  std::vector<uint32_t> blockPosition; ///< per block: index in its region
+  std::vector<uint32_t> argBase;       ///< per block: first arg vertex
+  /// Per graph: external values by (kind, owner, number).
+  std::vector<llvm::DenseMap<uint64_t, uint32_t>> externals;
+  std::vector<uint64_t> nameHashes;
+  std::vector<uint32_t> nextVertex; ///< per graph
+  /// The graphs before their sizes are known (a Boost graph cannot be
+  /// resized, nor moved or swapped without copying every vertex).
+  std::vector<FunctionGraph> pending;
+};
+
+} // namespace
+
+void Builder::assignGraphs() {
+  auto ops = file.operations();
+  std::map<std::string, unsigned> standIns;
+  uint32_t topLevel = kNoGraph;
+  for (uint32_t i = 0; i < ops.size(); ++i) {
+    const Operation &op = ops[i];
+    uint32_t parent = parentOp(file, op);
+    uint32_t parentGraph =
+        parent == kNoIndex ? kNoGraph : out.graphOfOp[parent];
+    const bytecode::OpName &name = file.opNames()[op.name];
+    bool container =
+        op.depth == 0 || (name.name == "module" &&
+                          file.dialects()[name.dialect].name == "builtin");
+    bool holds = !container && holdsOps(file, op);
+    std::optional<llvm::StringRef> symbol;
+    if (holds)
+      symbol = symbolName(file, op);
+    if (holds && (symbol || parentGraph == kNoGraph)) {
+      FunctionGraph graph;
+      if (symbol) {
+        graph.name = symbol->str();
+      } else {
+        std::string opName = file.fullOpName(op.name);
+        graph.name = opName + "#" + std::to_string(standIns[opName]++);
+        graph.synthetic = true;
+      }
+      graph.rootOp = i;
+      out.graphOfOp[i] = uint32_t(pending.size());
+      if (symbol)
+        out.bySymbol.try_emplace(graph.name, out.graphOfOp[i]);
+      pending.push_back(std::move(graph));
+    } else if (parentGraph != kNoGraph) {
+      out.graphOfOp[i] = parentGraph;
+    } else if (!container) {
+      if (topLevel == kNoGraph) {
+        topLevel = uint32_t(pending.size());
+        FunctionGraph graph;
+        graph.name = "(top level)";
+        graph.synthetic = true;
+        pending.push_back(std::move(graph));
+      }
+      out.graphOfOp[i] = topLevel;
+    }
+  }
+}
+
+void Builder::addVertices(uint32_t opIndex) {
+  uint32_t g = out.graphOfOp[opIndex];
+  FunctionGraph &graph = out.graphs[g];
+  const Operation &op = file.operations()[opIndex];
+  VertexInfo info;
+  info.kind = VertexKind::Op;
+  info.op = opIndex;
+  uint32_t parent = parentOp(file, op);
+  if (parent != kNoIndex && out.graphOfOp[parent] == g &&
+      opIndex != graph.rootOp) {
+    info.parent = out.vertexOfOp[parent];
+    info.region = file.regions()[file.blocks()[op.parentBlock].parentRegion]
+                      .indexInParent;
+  }
+  if (nameHashes[op.name] == 0)
+    nameHashes[op.name] = llvm::xxh3_64bits(file.fullOpName(op.name)) | 1;
+  info.opName = nameHashes[op.name];
+  uint32_t v = nextVertex[g]++;
+  graph.graph[v] = info;
+  out.vertexOfOp[opIndex] = v;
+  ++graph.numOps;
+  uint32_t numArgs = 0;
+  for (uint32_t region : file.opRegions(op))
+    for (uint32_t block : file.regions()[region].blocks) {
+      argBase[block] = nextVertex[g];
+      auto args = file.blocks()[block].arguments;
+      for (uint32_t n = 0; n < args.size(); ++n) {
+        VertexInfo arg;
+        arg.kind = VertexKind::Argument;
+        arg.op = opIndex;
+        arg.parent = v;
+        arg.region = file.regions()[region].indexInParent;
+        arg.block = blockPosition[block];
+        arg.number = n;
+        graph.graph[nextVertex[g]++] = arg;
+        ++numArgs;
+      }
+    }
+  graph.graph[v].firstArg = v + 1;
+  graph.graph[v].numArgs = numArgs;
+}
+
+Slot Builder::producerOf(uint32_t g, const bytecode::ValueRef &ref) {
+  FunctionGraph &graph = out.graphs[g];
+  if (!ref.isBlockArgument) {
+    if (ref.owner < out.graphOfOp.size() && out.graphOfOp[ref.owner] == g)
+      return {out.vertexOfOp[ref.owner], ref.number};
+  } else if (ref.owner < file.blocks().size()) {
+    uint32_t region = file.blocks()[ref.owner].parentRegion;
+    uint32_t owner =
+        region == kNoIndex ? kNoIndex : file.regions()[region].parentOp;
+    if (owner != kNoIndex && out.graphOfOp[owner] == g)
+      return {argBase[ref.owner] + ref.number, 0};
+  }
+  // Defined outside the graph: one vertex per distinct value.
+  uint64_t key = (uint64_t(ref.isBlockArgument) << 63) ^
+                 (uint64_t(ref.owner) << 24) ^ ref.number;
+  auto [it, fresh] = externals[g].try_emplace(key, 0);
+  if (fresh) {
+    VertexInfo info;
+    info.kind = VertexKind::External;
+    info.op = ref.isBlockArgument ? kNoIndex : ref.owner;
+    info.block = ref.isBlockArgument ? ref.owner : 0;
+    info.number = ref.number;
+    it->second = uint32_t(boost::add_vertex(info, graph.graph));
+  }
+  return {it->second, 0};
+}
+
+void Builder::addEdges(uint32_t opIndex) {
+  uint32_t g = out.graphOfOp[opIndex];
+  FunctionGraph &graph = out.graphs[g];
+  uint32_t v = out.vertexOfOp[opIndex];
+  const Operation &op = file.operations()[opIndex];
+  auto operands = file.operands(op);
+  for (uint32_t slot = 0; slot < operands.size(); ++slot) {
+    Slot producer = producerOf(g, operands[slot]);
+    graph.operandSlots.push_back(producer);
+    boost::add_edge(producer.producer, v,
+                    EdgeInfo{EdgeKind::Operand, slot, producer.result},
+                    graph.graph);
+  }
+  const VertexInfo &info = graph.graph[v];
+  if (info.parent != kNoVertex)
+    boost::add_edge(v, info.parent, EdgeInfo{EdgeKind::Nested, info.region, 0},
+                    graph.graph);
+}
+
+FileGraphs Builder::build() {
+  auto ops = file.operations();
+  out.graphOfOp.assign(ops.size(), kNoGraph);
+  out.vertexOfOp.assign(ops.size(), kNoVertex);
+  blockPosition.assign(file.blocks().size(), 0);
+  argBase.assign(file.blocks().size(), kNoVertex);
+  nameHashes.assign(file.opNames().size(), 0);
+  for (const bytecode::Region &region : file.regions())
+    for (uint32_t k = 0; k < region.blocks.size(); ++k)
+      blockPosition[region.blocks[k]] = k;
+  assignGraphs();
+  // Every op and block argument is a vertex: size the graphs once.
+  std::vector<size_t> sizes(pending.size(), 0);
+  for (uint32_t i = 0; i < ops.size(); ++i)
+    if (out.graphOfOp[i] != kNoGraph) {
+      size_t &size = sizes[out.graphOfOp[i]];
+      ++size;
+      for (uint32_t region : file.opRegions(ops[i]))
+        for (uint32_t block : file.regions()[region].blocks)
+          size += file.blocks()[block].arguments.size();
+    }
+  out.graphs.reserve(pending.size());
+  for (uint32_t g = 0; g < pending.size(); ++g) {
+    out.graphs.emplace_back(sizes[g]);
+    out.graphs[g].name = std::move(pending[g].name);
+    out.graphs[g].synthetic = pending[g].synthetic;
+    out.graphs[g].rootOp = pending[g].rootOp;
+  }
+  nextVertex.assign(out.graphs.size(), 0);
+  for (uint32_t i = 0; i < ops.size(); ++i)
+    if (out.graphOfOp[i] != kNoGraph)
+      addVertices(i);
+  externals.resize(out.graphs.size());
+  for (uint32_t i = 0; i < ops.size(); ++i)
+    if (out.graphOfOp[i] != kNoGraph)
+      addEdges(i);
+  // Slots were appended op by op in vertex order: turn the starts into
+  // ranges (arguments and external values have none).
+  for (uint32_t g = 0; g < out.graphs.size(); ++g) {
+    FunctionGraph &graph = out.graphs[g];
+    size_t n = graph.numVertices();
+    graph.operandBegin.assign(n + 1, 0);
+    uint32_t cursor = 0;
+    for (uint32_t v = 0; v < n; ++v) {
+      graph.operandBegin[v] = cursor;
+      if (graph.graph[v].kind == VertexKind::Op)
+        cursor += uint32_t(
+            file.operands(file.operations()[graph.graph[v].op]).size());
+    }
+    graph.operandBegin[n] = cursor;
+  }
+  return std::move(out);
+}
+
+FileGraphs graphdiff::buildGraphs(const BytecodeFile &file) {
+  return Builder(file).build();
+}

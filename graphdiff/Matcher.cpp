@@ -1,0 +1,428 @@
+//===- Matcher.cpp - Which vertex of one graph is which of another --------===//
+
+#include "graphdiff/Matcher.h"
+#include "graphdiff/Hashing.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <algorithm>
+
+using namespace aimodel;
+using namespace aimodel::graphdiff;
+
+namespace {
+
+/// DenseMap reserves ~0 and ~0 - 1 as keys: hashes lose their top bit.
+uint64_t bucketKey(uint64_t hash) { return hash >> 1; }
+
+enum class Key { Both, BottomUp, TopDown, LocalBoth, LocalUp, LocalDown };
+
+/// A neighbour of a vertex, grouped by where it is attached and what it is.
+struct Neighbour {
+  uint64_t key = 0;
+  uint32_t vertex = kNoVertex;
+  bool operator<(const Neighbour &other) const {
+    return key != other.key ? key < other.key : vertex < other.vertex;
+  }
+};
+
+/// Users (by operand slot) and region children of target vertices, indexed
+/// on first use so that each is scanned once.
+class NeighbourIndex {
+public:
+  explicit NeighbourIndex(size_t n) : indexed(n, 0) {}
+  /// Next unmatched neighbour of `v` under `key`, or kNoVertex.
+  template <typename KeyFn>
+  uint32_t next(const FunctionGraph &g, uint32_t v, uint64_t key,
+                const std::vector<uint32_t> &matched, KeyFn &&keyOf) {
+    if (!indexed[v]) {
+      indexed[v] = 1;
+      const Graph &graph = g.graph;
+      for (auto e : boost::make_iterator_range(boost::out_edges(v, graph)))
+        if (graph[e].kind == EdgeKind::Operand)
+          lists[bucketKey(keyOf(v, graph[e], graph[boost::target(e, graph)]))]
+              .first.push_back(uint32_t(boost::target(e, graph)));
+      for (auto e : boost::make_iterator_range(boost::in_edges(v, graph)))
+        if (graph[e].kind == EdgeKind::Nested)
+          lists[bucketKey(keyOf(v, graph[e], graph[boost::source(e, graph)]))]
+              .first.push_back(uint32_t(boost::source(e, graph)));
+    }
+    auto it = lists.find(bucketKey(key));
+    if (it == lists.end())
+      return kNoVertex;
+    auto &[list, cursor] = it->second;
+    while (cursor < list.size() && matched[list[cursor]] != kNoVertex)
+      ++cursor;
+    return cursor < list.size() ? list[cursor] : kNoVertex;
+  }
+
+private:
+  std::vector<char> indexed;
+  llvm::DenseMap<uint64_t, std::pair<std::vector<uint32_t>, size_t>> lists;
+};
+
+class Matcher {
+public:
+  Matcher(const FunctionGraph &source, const FunctionGraph &target)
+      : g{&source, &target} {
+    m[0].assign(source.numVertices(), kNoVertex);
+    m[1].assign(target.numVertices(), kNoVertex);
+  }
+  Matching run();
+
+private:
+  bool pair(uint32_t a, uint32_t b);
+  void propagate(bool loose);
+  void pairArguments(uint32_t a, uint32_t b, bool loose);
+  void pairNeighbours(uint32_t a, uint32_t b, bool loose);
+  void anchorUnique(Key key);
+  void anchorTies();
+  void greedy(bool loose);
+  uint32_t candidate(uint32_t a, bool loose, bool local, NeighbourIndex &index);
+  bool hasMatchedNeighbour(uint32_t a) const;
+
+  /// What must agree for two vertices to pair: the label, or when `loose`
+  /// only the op name (arguments: their position; values from outside:
+  /// nothing).
+  uint64_t identity(const VertexInfo &info, bool loose) const {
+    if (!loose)
+      return info.label;
+    switch (info.kind) {
+    case VertexKind::Op:
+      return info.opName;
+    case VertexKind::Argument:
+      return HashBuilder(1)
+          .add(info.region)
+          .add(info.block)
+          .add(info.number)
+          .get();
+    case VertexKind::External:
+      return 2;
+    }
+    return 0;
+  }
+  uint64_t keyOf(const VertexInfo &info, Key key) const {
+    switch (key) {
+    case Key::Both:
+      return HashBuilder(3).add(info.bottomUp).add(info.topDown).get();
+    case Key::BottomUp:
+      return info.bottomUp;
+    case Key::TopDown:
+      return info.topDown;
+    case Key::LocalBoth:
+      return HashBuilder(4).add(info.localUp).add(info.localDown).get();
+    case Key::LocalUp:
+      return info.localUp;
+    case Key::LocalDown:
+      return info.localDown;
+    }
+    return 0;
+  }
+  static uint64_t where(const EdgeInfo &edge) {
+    return uint64_t(edge.kind) << 62 | uint64_t(edge.slot) << 31 | edge.result;
+  }
+
+  const FunctionGraph *g[2];
+  std::vector<uint32_t> m[2];
+  std::vector<std::pair<uint32_t, uint32_t>> work;
+};
+
+} // namespace
+
+bool Matcher::pair(uint32_t a, uint32_t b) {
+  if (m[0][a] != kNoVertex || m[1][b] != kNoVertex ||
+      (*g[0])[a].kind != (*g[1])[b].kind)
+    return false;
+  m[0][a] = b;
+  m[1][b] = a;
+  work.emplace_back(a, b);
+  return true;
+}
+
+void Matcher::pairArguments(uint32_t a, uint32_t b, bool loose) {
+  const VertexInfo &va = (*g[0])[a], &vb = (*g[1])[b];
+  if (va.kind != VertexKind::Op || !va.numArgs || !vb.numArgs)
+    return;
+  auto position = [](const VertexInfo &arg) {
+    return HashBuilder(1).add(arg.region).add(arg.block).add(arg.number).get();
+  };
+  llvm::DenseMap<uint64_t, uint32_t> byPosition;
+  for (uint32_t k = 0; k < vb.numArgs; ++k)
+    byPosition[bucketKey(position((*g[1])[vb.firstArg + k]))] = vb.firstArg + k;
+  for (uint32_t k = 0; k < va.numArgs; ++k) {
+    const VertexInfo &arg = (*g[0])[va.firstArg + k];
+    auto it = byPosition.find(bucketKey(position(arg)));
+    if (it != byPosition.end() &&
+        (loose || arg.label == (*g[1])[it->second].label))
+      pair(va.firstArg + k, it->second);
+  }
+}
+
+void Matcher::pairNeighbours(uint32_t a, uint32_t b, bool loose) {
+  // Users by (slot, result, identity), children by (region, identity);
+  // groups of one on each side pair, larger ones by unique fingerprints.
+  auto collect = [&](int side, uint32_t v) {
+    const Graph &graph = g[side]->graph;
+    llvm::SmallVector<Neighbour, 8> out;
+    for (auto e : boost::make_iterator_range(boost::out_edges(v, graph))) {
+      uint32_t u = uint32_t(boost::target(e, graph));
+      if (graph[e].kind == EdgeKind::Operand && m[side][u] == kNoVertex)
+        out.push_back(
+            {HashBuilder(where(graph[e])).add(identity(graph[u], loose)).get(),
+             u});
+    }
+    for (auto e : boost::make_iterator_range(boost::in_edges(v, graph))) {
+      uint32_t u = uint32_t(boost::source(e, graph));
+      if (graph[e].kind == EdgeKind::Nested && m[side][u] == kNoVertex)
+        out.push_back(
+            {HashBuilder(where(graph[e])).add(identity(graph[u], loose)).get(),
+             u});
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  llvm::SmallVector<Neighbour, 8> na = collect(0, a), nb = collect(1, b);
+  size_t i = 0, j = 0;
+  while (i < na.size() && j < nb.size()) {
+    if (na[i].key != nb[j].key) {
+      (na[i].key < nb[j].key ? i : j)++;
+      continue;
+    }
+    size_t ei = i, ej = j;
+    while (ei < na.size() && na[ei].key == na[i].key)
+      ++ei;
+    while (ej < nb.size() && nb[ej].key == nb[j].key)
+      ++ej;
+    if (ei - i == 1 && ej - j == 1) {
+      pair(na[i].vertex, nb[j].vertex);
+    } else {
+      // Global fingerprints, then local ones (which a distant change
+      // leaves alone), each where unique on both sides.
+      for (Key key : {Key::Both, Key::TopDown, Key::BottomUp, Key::LocalBoth,
+                      Key::LocalDown, Key::LocalUp}) {
+        llvm::DenseMap<uint64_t, std::pair<int, uint32_t>> counts[2];
+        for (size_t k = i; k < ei; ++k)
+          if (m[0][na[k].vertex] == kNoVertex) {
+            auto &c = counts[0][bucketKey(keyOf((*g[0])[na[k].vertex], key))];
+            c = {c.first + 1, na[k].vertex};
+          }
+        for (size_t k = j; k < ej; ++k)
+          if (m[1][nb[k].vertex] == kNoVertex) {
+            auto &c = counts[1][bucketKey(keyOf((*g[1])[nb[k].vertex], key))];
+            c = {c.first + 1, nb[k].vertex};
+          }
+        for (size_t k = i; k < ei; ++k) {
+          if (m[0][na[k].vertex] != kNoVertex)
+            continue;
+          uint64_t h = bucketKey(keyOf((*g[0])[na[k].vertex], key));
+          auto other = counts[1].find(h);
+          if (counts[0][h].first == 1 && other != counts[1].end() &&
+              other->second.first == 1)
+            pair(na[k].vertex, other->second.second);
+        }
+      }
+      // One left on each side: they are each other's.
+      uint32_t lastA = kNoVertex, lastB = kNoVertex;
+      unsigned leftA = 0, leftB = 0;
+      for (size_t k = i; k < ei; ++k)
+        if (m[0][na[k].vertex] == kNoVertex)
+          ++leftA, lastA = na[k].vertex;
+      for (size_t k = j; k < ej; ++k)
+        if (m[1][nb[k].vertex] == kNoVertex)
+          ++leftB, lastB = nb[k].vertex;
+      if (leftA == 1 && leftB == 1)
+        pair(lastA, lastB);
+    }
+    i = ei;
+    j = ej;
+  }
+}
+
+void Matcher::propagate(bool loose) {
+  while (!work.empty()) {
+    auto [a, b] = work.back();
+    work.pop_back();
+    auto oa = g[0]->operands(a), ob = g[1]->operands(b);
+    for (size_t i = 0; i < std::min(oa.size(), ob.size()); ++i) {
+      const VertexInfo &pa = (*g[0])[oa[i].producer];
+      const VertexInfo &pb = (*g[1])[ob[i].producer];
+      if (oa[i].result == ob[i].result &&
+          identity(pa, loose) == identity(pb, loose))
+        pair(oa[i].producer, ob[i].producer);
+    }
+    pairArguments(a, b, loose);
+    pairNeighbours(a, b, loose);
+  }
+}
+
+void Matcher::anchorUnique(Key key) {
+  struct Bucket {
+    uint32_t count[2] = {0, 0};
+    uint32_t vertex[2] = {kNoVertex, kNoVertex};
+  };
+  llvm::DenseMap<uint64_t, Bucket> buckets;
+  for (int side = 0; side < 2; ++side)
+    for (uint32_t v = 0; v < m[side].size(); ++v)
+      if (m[side][v] == kNoVertex) {
+        Bucket &bucket = buckets[bucketKey(keyOf((*g[side])[v], key))];
+        if (bucket.count[side]++ == 0)
+          bucket.vertex[side] = v;
+      }
+  for (uint32_t a : g[0]->topoOrder) {
+    if (m[0][a] != kNoVertex)
+      continue;
+    const Bucket &bucket = buckets[bucketKey(keyOf((*g[0])[a], key))];
+    if (bucket.count[0] == 1 && bucket.count[1] == 1)
+      pair(a, bucket.vertex[1]);
+  }
+  propagate(false);
+}
+
+void Matcher::anchorTies() {
+  // Vertices nothing tells apart (equal fingerprints both ways, as many on
+  // each side): any pairing is as good; take topological order.
+  struct Group {
+    uint32_t count = 0;
+    std::vector<uint32_t> targets;
+    size_t cursor = 0;
+  };
+  llvm::DenseMap<uint64_t, Group> groups;
+  for (uint32_t a : g[0]->topoOrder)
+    if (m[0][a] == kNoVertex)
+      ++groups[bucketKey(keyOf((*g[0])[a], Key::Both))].count;
+  for (uint32_t b : g[1]->topoOrder)
+    if (m[1][b] == kNoVertex) {
+      auto it = groups.find(bucketKey(keyOf((*g[1])[b], Key::Both)));
+      if (it != groups.end())
+        it->second.targets.push_back(b);
+    }
+  for (uint32_t a : g[0]->topoOrder) {
+    if (m[0][a] != kNoVertex)
+      continue;
+    Group &group = groups[bucketKey(keyOf((*g[0])[a], Key::Both))];
+    if (group.count != group.targets.size())
+      continue;
+    while (group.cursor < group.targets.size() &&
+           m[1][group.targets[group.cursor]] != kNoVertex)
+      ++group.cursor;
+    if (group.cursor < group.targets.size())
+      pair(a, group.targets[group.cursor]);
+  }
+  propagate(false);
+}
+
+bool Matcher::hasMatchedNeighbour(uint32_t a) const {
+  const Graph &graph = g[0]->graph;
+  for (auto e : boost::make_iterator_range(boost::in_edges(a, graph)))
+    if (m[0][boost::source(e, graph)] != kNoVertex)
+      return true;
+  for (auto e : boost::make_iterator_range(boost::out_edges(a, graph)))
+    if (m[0][boost::target(e, graph)] != kNoVertex)
+      return true;
+  return false;
+}
+
+uint32_t Matcher::candidate(uint32_t a, bool loose, bool local,
+                            NeighbourIndex &index) {
+  const Graph &ga = g[0]->graph, &gb = g[1]->graph;
+  // `local`: only a neighbour whose surroundings look the same.
+  auto identityOf = [&](const VertexInfo &info) {
+    uint64_t id = identity(info, loose);
+    return local ? HashBuilder(id).add(info.localDown).get() : id;
+  };
+  uint64_t want = identityOf(ga[a]);
+  auto keyOfEdge = [&](uint32_t v, const EdgeInfo &edge,
+                       const VertexInfo &neighbour) {
+    return HashBuilder(where(edge)).add(v).add(identityOf(neighbour)).get();
+  };
+  // A user of a matched producer's counterpart, at the same slot.
+  auto oa = g[0]->operands(a);
+  for (uint32_t i = 0; i < oa.size(); ++i) {
+    uint32_t p = m[0][oa[i].producer];
+    if (p == kNoVertex)
+      continue;
+    EdgeInfo edge{EdgeKind::Operand, i, oa[i].result};
+    uint32_t b =
+        index.next(*g[1], p, HashBuilder(where(edge)).add(p).add(want).get(),
+                   m[1], keyOfEdge);
+    if (b != kNoVertex)
+      return b;
+  }
+  // The producer, at the same slot, of a matched user's counterpart; a
+  // child of the enclosing op's counterpart.
+  for (auto e : boost::make_iterator_range(boost::out_edges(a, ga))) {
+    uint32_t d = m[0][boost::target(e, ga)];
+    if (d == kNoVertex)
+      continue;
+    const EdgeInfo &edge = ga[e];
+    if (edge.kind == EdgeKind::Operand) {
+      auto ob = g[1]->operands(d);
+      if (edge.slot < ob.size() && ob[edge.slot].result == edge.result) {
+        uint32_t b = ob[edge.slot].producer;
+        if (m[1][b] == kNoVertex && identityOf(gb[b]) == want)
+          return b;
+      }
+    } else {
+      uint32_t b =
+          index.next(*g[1], d, HashBuilder(where(edge)).add(d).add(want).get(),
+                     m[1], keyOfEdge);
+      if (b != kNoVertex)
+        return b;
+    }
+  }
+  return kNoVertex;
+}
+
+void Matcher::greedy(bool loose) {
+  NeighbourIndex localIndex(m[1].size()), index(m[1].size());
+  // Last resort for a vertex with no matched neighbour at all: the next
+  // unmatched target of the same label, in topological order.
+  llvm::DenseMap<uint64_t, std::pair<std::vector<uint32_t>, size_t>> byLabel;
+  if (!loose)
+    for (uint32_t b : g[1]->topoOrder)
+      if (m[1][b] == kNoVertex && (*g[1])[b].kind != VertexKind::Argument)
+        byLabel[bucketKey((*g[1])[b].label)].first.push_back(b);
+  for (uint32_t a : g[0]->topoOrder) {
+    if (m[0][a] != kNoVertex || (*g[0])[a].kind == VertexKind::Argument)
+      continue;
+    uint32_t b = candidate(a, loose, /*local=*/true, localIndex);
+    if (b == kNoVertex)
+      b = candidate(a, loose, /*local=*/false, index);
+    if (b == kNoVertex && !loose && !hasMatchedNeighbour(a)) {
+      auto it = byLabel.find(bucketKey((*g[0])[a].label));
+      if (it != byLabel.end()) {
+        auto &[list, cursor] = it->second;
+        while (cursor < list.size() && m[1][list[cursor]] != kNoVertex)
+          ++cursor;
+        if (cursor < list.size())
+          b = list[cursor];
+      }
+    }
+    if (b != kNoVertex && pair(a, b))
+      propagate(loose);
+  }
+}
+
+Matching Matcher::run() {
+  if (g[0]->hasRoot() && g[1]->hasRoot() && !m[0].empty() && !m[1].empty())
+    pair(0, 0);
+  propagate(false);
+  for (int round = 0; round < 2; ++round) {
+    // What an op computes from the inputs first: pairs it implies along
+    // operands agree with it; then what its result feeds; then both.
+    anchorUnique(Key::BottomUp);
+    anchorUnique(Key::TopDown);
+    anchorUnique(Key::Both);
+    if (round == 0)
+      anchorTies();
+  }
+  greedy(/*loose=*/false);
+  greedy(/*loose=*/true);
+  return Matching{std::move(m[0]), std::move(m[1])};
+}
+
+Matching graphdiff::matchGraphs(const FunctionGraph &source,
+                                const FunctionGraph &target) {
+  return Matcher(source, target).run();
+}

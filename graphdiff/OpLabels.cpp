@@ -1,0 +1,502 @@
+//===- OpLabels.cpp - What an op computes, as a hash ----------------------===//
+
+#include "graphdiff/OpLabels.h"
+#include "graphdiff/Hashing.h"
+
+#include "llvm/Support/xxhash.h"
+
+#include <map>
+
+using namespace aimodel;
+using namespace aimodel::graphdiff;
+using bytecode::AttrKind;
+using bytecode::BytecodeFile;
+using bytecode::DecodedAttr;
+using bytecode::kNone;
+using bytecode::Operation;
+using bytecode::TypeCode;
+
+namespace {
+/// Domain tags: hashes of different things never mix.
+enum Tag : uint64_t {
+  kOpTag = 1,
+  kResultsTag,
+  kRegionsTag,
+  kDictionaryTag,
+  kArrayTag,
+  kSymbolTag,
+  kNestedSymbolTag,
+  kWeightTag,
+  kDistinctTag,
+  kNoPropertiesTag,
+  kNativePropertiesTag,
+  kArgumentTag,
+  kExternalTag,
+  kNameTag,
+  kBlobTag,
+};
+} // namespace
+
+bool graphdiff::isDisplayName(llvm::StringRef attributeName) {
+  return attributeName == "sym_name" || attributeName == "coreai.name";
+}
+
+uint64_t OpParts::label() const {
+  return HashBuilder(kOpTag)
+      .add(name)
+      .add(operands)
+      .add(results)
+      .add(regions)
+      .add(attributes)
+      .add(properties)
+      .get();
+}
+
+OpLabeler::OpLabeler(const BytecodeFile &file, WeightsMode weights)
+    : file(file), weights(weights), hasher(file),
+      nameHashes(file.opNames().size(), 0), noSymbols(file.attributes().size()),
+      symbolsKnown(file.attributes().size()) {}
+
+void OpLabeler::setSymbolKeys(SymbolKeys newKeys) {
+  keys = std::move(newKeys);
+  symbolicMemo.clear();
+}
+
+uint64_t OpLabeler::nameKey(llvm::StringRef symbol) {
+  return HashBuilder(kNameTag)
+      .add(llvm::xxh3_64bits(normaliseSymbol(symbol)))
+      .get();
+}
+
+uint64_t OpLabeler::symbolKey(llvm::StringRef symbol) {
+  return keys ? keys(symbol) : nameKey(symbol);
+}
+
+OpLabeler::Hashed OpLabeler::attribute(uint64_t index) {
+  if (index >= file.attributes().size())
+    return {};
+  uint64_t key = index << 1;
+  if (auto it = plainMemo.find(key); it != plainMemo.end())
+    return {it->second, false};
+  if (auto it = symbolicMemo.find(key); it != symbolicMemo.end())
+    return {it->second, true};
+  Hashed hashed = computeAttribute(index);
+  (hashed.symbolic ? symbolicMemo : plainMemo)[key] = hashed.hash;
+  return hashed;
+}
+
+static bool isFloatType(const BytecodeFile &file, uint64_t type) {
+  switch (file.typeCode(type)) {
+  case TypeCode::BFloat16:
+  case TypeCode::Float16:
+  case TypeCode::Float32:
+  case TypeCode::Float64:
+  case TypeCode::Float80:
+  case TypeCode::Float128:
+    return true;
+  case TypeCode::Complex:
+    if (auto info = file.builtinType(type))
+      return info->elementType != kNone &&
+             file.typeCode(info->elementType) != TypeCode::Complex &&
+             isFloatType(file, info->elementType);
+    return false;
+  case TypeCode::NotBuiltin: // f8E4M3FN, tf32, ... are stored as text
+    return file.intOrFloatBitWidth(type).has_value();
+  default:
+    return false;
+  }
+}
+
+bool OpLabeler::isWeight(const DecodedAttr &attr) const {
+  if (attr.kind == AttrKind::DenseResourceElements)
+    return true;
+  if (attr.kind != AttrKind::DenseIntOrFPElements || attr.typeIndex == kNone)
+    return false;
+  std::optional<bytecode::BuiltinTypeInfo> info =
+      file.builtinType(attr.typeIndex);
+  if (!info || !info->numElements || *info->numElements <= 1 ||
+      info->elementType == kNone || !isFloatType(file, info->elementType))
+    return false;
+  std::optional<uint64_t> bits = file.denseElementBitWidth(info->elementType);
+  // A splat stores one element.
+  return bits && attr.payload.size * 8 > *bits;
+}
+
+bool OpLabeler::isWeightAttr(uint64_t index) {
+  if (index >= file.attributes().size())
+    return false;
+  AttrKind kind = file.attrKind(index);
+  if (kind != AttrKind::DenseResourceElements &&
+      kind != AttrKind::DenseIntOrFPElements)
+    return false;
+  return isWeight(file.decodedAttr(index));
+}
+
+uint64_t OpLabeler::blobDigest(uint64_t handle) {
+  if (auto it = blobDigests.find(handle); it != blobDigests.end())
+    return it->second;
+  uint64_t digest = 0;
+  if (handle < file.dialectResourceHandles().size()) {
+    auto [group, entry] = file.dialectResourceHandles()[handle];
+    const bytecode::ResourceEntry &resource =
+        file.resourceGroups()[group].entries[entry];
+    HashBuilder out(kBlobTag);
+    switch (resource.kind) {
+    case bytecode::ResourceKind::Blob:
+      if (llvm::Expected<bytecode::BlobData> blob =
+              file.blobData(group, entry)) {
+        out.add(blob->data.size)
+            .add(llvm::xxh3_64bits(file.bytesOf(blob->data)));
+        if (blob->data.size > (uint64_t(1) << 20))
+          file.releasePages(blob->data);
+      } else {
+        llvm::consumeError(blob.takeError());
+        out.add(~uint64_t(0)).add(llvm::xxh3_64bits(resource.key));
+      }
+      break;
+    case bytecode::ResourceKind::Bool:
+      out.add(resource.boolValue);
+      break;
+    case bytecode::ResourceKind::String:
+      out.add(llvm::xxh3_64bits(resource.stringValue));
+      break;
+    }
+    digest = out.get();
+  }
+  return blobDigests[handle] = digest;
+}
+
+OpLabeler::Hashed OpLabeler::computeAttribute(uint64_t index) {
+  AttrKind kind = file.attrKind(index);
+  switch (kind) {
+  case AttrKind::Dictionary:
+  case AttrKind::Array:
+  case AttrKind::FlatSymbolRef:
+  case AttrKind::SymbolRef:
+  case AttrKind::DenseResourceElements:
+  case AttrKind::DenseIntOrFPElements:
+  case AttrKind::Distinct:
+    break;
+  default: // nothing inside can name a symbol or be a weight
+    return {hasher.attribute(index), false};
+  }
+  DecodedAttr attr = file.decodedAttr(index);
+  Hashed out;
+  switch (kind) {
+  case AttrKind::Dictionary: {
+    HashBuilder hash(kDictionaryTag);
+    hash.add(attr.namedAttrs.size());
+    for (const bytecode::NamedAttrRef &named : attr.namedAttrs) {
+      Hashed value = attribute(named.value);
+      hash.add(hasher.attribute(named.name)).add(value.hash);
+      out.symbolic |= value.symbolic;
+    }
+    out.hash = hash.get();
+    break;
+  }
+  case AttrKind::Array: {
+    HashBuilder hash(kArrayTag);
+    hash.add(attr.elements.size());
+    for (uint64_t element : attr.elements) {
+      Hashed value = attribute(element);
+      hash.add(value.hash);
+      out.symbolic |= value.symbolic;
+    }
+    out.hash = hash.get();
+    break;
+  }
+  case AttrKind::FlatSymbolRef:
+  case AttrKind::SymbolRef: {
+    HashBuilder hash(kSymbolTag);
+    hash.add(symbolKey(attr.str)).add(attr.elements.size());
+    for (uint64_t nested : attr.elements)
+      hash.add(HashBuilder(kNestedSymbolTag)
+                   .add(nameKey(file.decodedAttr(nested).str))
+                   .get());
+    out = {hash.get(), true};
+    break;
+  }
+  case AttrKind::DenseResourceElements:
+  case AttrKind::DenseIntOrFPElements: {
+    if (!isWeight(attr))
+      return {hasher.attribute(index), false};
+    HashBuilder hash(kWeightTag);
+    hash.add(hasher.type(attr.typeIndex));
+    if (weights == WeightsMode::Digest)
+      hash.add(kind == AttrKind::DenseResourceElements
+                   ? blobDigest(attr.resourceHandle)
+                   : llvm::xxh3_64bits(file.bytesOf(attr.payload)));
+    out.hash = hash.get();
+    break;
+  }
+  default: { // Distinct: as the attribute it wraps
+    Hashed value = attribute(attr.metadata);
+    out = {HashBuilder(kDistinctTag).add(value.hash).get(), value.symbolic};
+    break;
+  }
+  }
+  return out;
+}
+
+OpLabeler::Hashed OpLabeler::filteredDictionary(uint64_t index) {
+  if (index >= file.attributes().size() ||
+      file.attrKind(index) != AttrKind::Dictionary)
+    return attribute(index);
+  uint64_t key = index << 1 | 1;
+  if (auto it = plainMemo.find(key); it != plainMemo.end())
+    return {it->second, false};
+  if (auto it = symbolicMemo.find(key); it != symbolicMemo.end())
+    return {it->second, true};
+  DecodedAttr attr = file.decodedAttr(index);
+  HashBuilder hash(kDictionaryTag);
+  Hashed out;
+  for (const bytecode::NamedAttrRef &named : attr.namedAttrs) {
+    if (isDisplayName(file.decodedAttr(named.name).str))
+      continue;
+    Hashed value = attribute(named.value);
+    hash.add(hasher.attribute(named.name)).add(value.hash);
+    out.symbolic |= value.symbolic;
+  }
+  out.hash = hash.get();
+  (out.symbolic ? symbolicMemo : plainMemo)[key] = out.hash;
+  return out;
+}
+
+OpLabeler::Hashed OpLabeler::opProperties(const Operation &op) {
+  switch (op.propertiesForm) {
+  case bytecode::PropertiesForm::None:
+    return {HashBuilder(kNoPropertiesTag).get(), false};
+  case bytecode::PropertiesForm::Attribute:
+    return filteredDictionary(op.propertiesAttr);
+  case bytecode::PropertiesForm::Native:
+    // The dialect's own encoding: by its bytes (they may embed table
+    // indices; see StructuralHash.h on private entries).
+    return {HashBuilder(kNativePropertiesTag)
+                .add(llvm::xxh3_64bits(file.bytesOf(op.propertiesBlob)))
+                .get(),
+            false};
+  }
+  return {};
+}
+
+OpParts OpLabeler::parts(uint32_t opIndex) {
+  const Operation &op = file.operations()[opIndex];
+  OpParts parts;
+  uint64_t &name = nameHashes[op.name];
+  if (!name)
+    name = llvm::xxh3_64bits(file.fullOpName(op.name)) | 1;
+  parts.name = name;
+  parts.operands = file.operands(op).size();
+  HashBuilder results(kResultsTag);
+  results.add(file.resultTypes(op).size());
+  for (uint64_t type : file.resultTypes(op))
+    results.add(hasher.type(type));
+  parts.results = results.get();
+  HashBuilder regions(kRegionsTag);
+  regions.add(file.opRegions(op).size());
+  for (uint32_t region : file.opRegions(op)) {
+    regions.add(file.regions()[region].blocks.size());
+    for (uint32_t block : file.regions()[region].blocks)
+      regions.add(file.blocks()[block].arguments.size());
+  }
+  regions.add(file.successors(op).size());
+  if (!file.successors(op).empty() && blockPositions.empty()) {
+    blockPositions.assign(file.blocks().size(), 0);
+    for (const bytecode::Region &region : file.regions())
+      for (uint32_t k = 0; k < region.blocks.size(); ++k)
+        blockPositions[region.blocks[k]] = k;
+  }
+  for (uint32_t block : file.successors(op)) // by position in its region
+    regions.add(blockPositions[block]);
+  parts.regions = regions.get();
+  // No dictionary is an empty one (one with display names only, too).
+  parts.attributes = op.attrDict == kNone
+                         ? HashBuilder(kDictionaryTag).get()
+                         : filteredDictionary(op.attrDict).hash;
+  parts.properties = opProperties(op).hash;
+  return parts;
+}
+
+uint64_t OpLabeler::valueType(const FunctionGraph &graph, uint32_t v) const {
+  const VertexInfo &info = graph[v];
+  auto blockArgType = [&](uint32_t block, uint32_t number) -> uint64_t {
+    if (block >= file.blocks().size() ||
+        number >= file.blocks()[block].arguments.size())
+      return kNone;
+    return file.blocks()[block].arguments[number].type;
+  };
+  if (info.kind == VertexKind::Argument) {
+    auto regions = file.opRegions(file.operations()[info.op]);
+    if (info.region >= regions.size())
+      return kNone;
+    const bytecode::Region &region = file.regions()[regions[info.region]];
+    if (info.block >= region.blocks.size())
+      return kNone;
+    return blockArgType(region.blocks[info.block], info.number);
+  }
+  if (info.kind == VertexKind::External) {
+    if (info.op == bytecode::kNoIndex)
+      return blockArgType(info.block, info.number);
+    auto types = file.resultTypes(file.operations()[info.op]);
+    return info.number < types.size() ? types[info.number] : kNone;
+  }
+  return kNone;
+}
+
+uint64_t OpLabeler::vertexLabel(const FunctionGraph &graph, uint32_t v) {
+  const VertexInfo &info = graph[v];
+  switch (info.kind) {
+  case VertexKind::Op:
+    return parts(info.op).label();
+  case VertexKind::Argument:
+    return HashBuilder(kArgumentTag)
+        .add(graph[info.parent].opName)
+        .add(info.region)
+        .add(info.block)
+        .add(info.number)
+        .add(hasher.type(valueType(graph, v)))
+        .get();
+  case VertexKind::External:
+    return HashBuilder(kExternalTag)
+        .add(hasher.type(valueType(graph, v)))
+        .get();
+  }
+  return 0;
+}
+
+std::vector<std::pair<std::string, uint64_t>>
+OpLabeler::members(uint64_t dict) {
+  std::vector<std::pair<std::string, uint64_t>> out;
+  if (dict == kNone || dict >= file.attributes().size())
+    return out;
+  if (file.attrKind(dict) != AttrKind::Dictionary) {
+    out.emplace_back("", dict);
+    return out;
+  }
+  for (const bytecode::NamedAttrRef &named : file.decodedAttr(dict).namedAttrs)
+    if (!isDisplayName(file.decodedAttr(named.name).str))
+      out.emplace_back(file.decodedAttr(named.name).str.str(), named.value);
+  return out;
+}
+
+std::string OpLabeler::differingMembers(uint64_t dict, OpLabeler &other,
+                                        uint64_t otherDict, bool &onlyWeights) {
+  // Member values by name, as attribute index + 1 (0: absent).
+  std::map<std::string, std::pair<uint64_t, uint64_t>> byName;
+  for (const auto &[name, value] : members(dict))
+    byName[name].first = value + 1;
+  for (const auto &[name, value] : other.members(otherDict))
+    byName[name].second = value + 1;
+  std::string text;
+  onlyWeights = true;
+  for (const auto &[name, values] : byName) {
+    auto [a, b] = values;
+    if (a && b && attribute(a - 1).hash == other.attribute(b - 1).hash)
+      continue;
+    text += (text.empty() ? "" : ", ") + (name.empty() ? "(whole)" : name);
+    onlyWeights &=
+        a && b && isWeightAttr(a - 1) && other.isWeightAttr(b - 1) &&
+        hasher.type(file.decodedAttr(a - 1).typeIndex) ==
+            other.hasher.type(other.file.decodedAttr(b - 1).typeIndex);
+  }
+  if (text.empty())
+    onlyWeights = false;
+  return text;
+}
+
+std::vector<std::string> OpLabeler::differences(uint32_t a, OpLabeler &other,
+                                                uint32_t b) {
+  std::vector<std::string> out;
+  OpParts pa = parts(a), pb = other.parts(b);
+  const Operation &opA = file.operations()[a];
+  const Operation &opB = other.file.operations()[b];
+  if (pa.name != pb.name)
+    out.push_back("op " + file.fullOpName(opA.name) + " vs " +
+                  other.file.fullOpName(opB.name));
+  if (pa.operands != pb.operands)
+    out.push_back("operand count " + std::to_string(pa.operands) + " vs " +
+                  std::to_string(pb.operands));
+  if (pa.results != pb.results) {
+    auto ta = file.resultTypes(opA), tb = other.file.resultTypes(opB);
+    if (ta.size() != tb.size())
+      out.push_back("result count " + std::to_string(ta.size()) + " vs " +
+                    std::to_string(tb.size()));
+    else
+      for (size_t i = 0; i < ta.size(); ++i)
+        if (typeHash(ta[i]) != other.typeHash(tb[i])) {
+          out.push_back((ta.size() == 1
+                             ? std::string("result type ")
+                             : "result " + std::to_string(i) + " type ") +
+                        typeText(ta[i]) + " vs " + other.typeText(tb[i]));
+          break;
+        }
+  }
+  if (pa.regions != pb.regions)
+    out.push_back("regions or successors differ");
+  auto describe = [&](const char *what, uint64_t dictA, uint64_t dictB) {
+    bool onlyWeights = false;
+    std::string names = differingMembers(dictA, other, dictB, onlyWeights);
+    if (names.empty())
+      names = "(order)";
+    out.push_back(onlyWeights ? "weight values differ: " + names
+                              : std::string(what) + " differ: " + names);
+  };
+  if (pa.attributes != pb.attributes)
+    describe("attributes", opA.attrDict, opB.attrDict);
+  if (pa.properties != pb.properties) {
+    using bytecode::PropertiesForm;
+    if (opA.propertiesForm == PropertiesForm::Attribute &&
+        opB.propertiesForm == PropertiesForm::Attribute)
+      describe("properties", opA.propertiesAttr, opB.propertiesAttr);
+    else if (opA.propertiesForm == PropertiesForm::Native &&
+             opB.propertiesForm == PropertiesForm::Native)
+      out.push_back("properties differ (natively encoded)");
+    else
+      out.push_back("properties differ");
+  }
+  return out;
+}
+
+bool OpLabeler::collectSymbols(uint64_t index,
+                               llvm::SmallVectorImpl<llvm::StringRef> *out) {
+  if (index >= file.attributes().size())
+    return false;
+  if (symbolsKnown[index] && noSymbols[index])
+    return false;
+  bool found = false;
+  switch (file.attrKind(index)) {
+  case AttrKind::FlatSymbolRef:
+  case AttrKind::SymbolRef:
+    if (out)
+      out->push_back(file.decodedAttr(index).str);
+    found = true;
+    break;
+  case AttrKind::Dictionary:
+    for (const bytecode::NamedAttrRef &named :
+         file.decodedAttr(index).namedAttrs)
+      found |= collectSymbols(named.value, out);
+    break;
+  case AttrKind::Array:
+    for (uint64_t element : file.decodedAttr(index).elements)
+      found |= collectSymbols(element, out);
+    break;
+  case AttrKind::Distinct:
+    found = collectSymbols(file.decodedAttr(index).metadata, out);
+    break;
+  default:
+    break;
+  }
+  symbolsKnown.set(index);
+  if (!found)
+    noSymbols.set(index);
+  return found;
+}
+
+void OpLabeler::symbolRefs(uint32_t opIndex,
+                           llvm::SmallVectorImpl<llvm::StringRef> &out) {
+  const Operation &op = file.operations()[opIndex];
+  if (op.attrDict != kNone)
+    collectSymbols(op.attrDict, &out);
+  if (op.propertiesForm == bytecode::PropertiesForm::Attribute)
+    collectSymbols(op.propertiesAttr, &out);
+}

@@ -1,0 +1,113 @@
+//===- OpLabels.h - What an op computes, as a hash --------------*- C++ -*-===//
+//
+// The label of an op: its name, operand count, result types, region shape,
+// attributes and properties. Attributes and types hash by structure
+// (bytecode/StructuralHash.h), so labels compare across files. Left out:
+// locations and the display names `sym_name` and `coreai.name`. Symbol
+// references hash by a key the caller chooses (the function pairing: two
+// references to paired functions hash alike), by default the name without
+// its conversion uniquifier. Weights (dense_resource, and non-splat float
+// dense elements of more than one element) hash by type only, or also by a
+// digest of their bytes (WeightsMode::Digest).
+//
+//===----------------------------------------------------------------------===//
+#ifndef AIMODEL_GRAPHDIFF_OPLABELS_H
+#define AIMODEL_GRAPHDIFF_OPLABELS_H
+
+#include "graphdiff/GraphDiff.h"
+#include "graphdiff/GraphModel.h"
+
+#include "bytecode/StructuralHash.h"
+
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace aimodel::graphdiff {
+
+/// The parts a label combines, compared one by one to say what differs.
+struct OpParts {
+  uint64_t name = 0, operands = 0, results = 0, regions = 0, attributes = 0,
+           properties = 0;
+  uint64_t label() const;
+};
+
+class OpLabeler {
+public:
+  /// How a symbol reference hashes, given the referenced name.
+  using SymbolKeys = std::function<uint64_t(llvm::StringRef)>;
+
+  OpLabeler(const bytecode::BytecodeFile &file, WeightsMode weights);
+
+  /// Replaces the symbol keys; forgets hashes computed with the old ones.
+  void setSymbolKeys(SymbolKeys keys);
+  /// The default key: the name without its uniquifier.
+  static uint64_t nameKey(llvm::StringRef symbol);
+
+  OpParts parts(uint32_t op);
+  /// Label of vertex `v` of `graph` (an op, a block argument or a value
+  /// defined outside the graph).
+  uint64_t vertexLabel(const FunctionGraph &graph, uint32_t v);
+  /// Type index of the value an Argument or External vertex stands for.
+  uint64_t valueType(const FunctionGraph &graph, uint32_t v) const;
+
+  /// What differs between op `a` of this file and op `b` of `other`'s, in
+  /// words ("attributes differ: shape", "result type tensor<2xf32> vs
+  /// tensor<3xf32>"); empty when the labels agree.
+  std::vector<std::string> differences(uint32_t a, OpLabeler &other,
+                                       uint32_t b);
+
+  /// Symbols named by op's attributes and properties, in order.
+  void symbolRefs(uint32_t op, llvm::SmallVectorImpl<llvm::StringRef> &out);
+
+  /// A type as MLIR would print it (builtin types; textual entries as
+  /// written; private custom-encoded ones as `!dialect<...>`).
+  std::string typeText(uint64_t type, unsigned depth = 0) const;
+  uint64_t typeHash(uint64_t type) { return hasher.type(type); }
+
+  const bytecode::BytecodeFile &file;
+
+private:
+  struct Hashed {
+    uint64_t hash = 0;
+    bool symbolic = false; ///< depends on the symbol keys
+  };
+  Hashed attribute(uint64_t index);
+  Hashed computeAttribute(uint64_t index);
+  /// A dictionary without the display-name members.
+  Hashed filteredDictionary(uint64_t index);
+  Hashed opProperties(const bytecode::Operation &op);
+  uint64_t symbolKey(llvm::StringRef symbol);
+  bool isWeight(const bytecode::DecodedAttr &attr) const;
+  uint64_t blobDigest(uint64_t handle);
+  /// (name, value attribute) of the members of a dictionary, display
+  /// names left out.
+  std::vector<std::pair<std::string, uint64_t>> members(uint64_t dict);
+  /// "shape, axis": the members of two dictionaries that differ;
+  /// `onlyWeights` when all of them are weights of one type on both sides.
+  std::string differingMembers(uint64_t dict, OpLabeler &other,
+                               uint64_t otherDict, bool &onlyWeights);
+  bool isWeightAttr(uint64_t index);
+  bool collectSymbols(uint64_t index,
+                      llvm::SmallVectorImpl<llvm::StringRef> *out);
+
+  WeightsMode weights;
+  bytecode::StructuralHasher hasher;
+  SymbolKeys keys;
+  /// Memoised hashes by (index << 1 | filtered); symbolic ones are dropped
+  /// when the keys change.
+  llvm::DenseMap<uint64_t, uint64_t> plainMemo, symbolicMemo;
+  llvm::DenseMap<uint64_t, uint64_t> blobDigests;
+  std::vector<uint64_t> nameHashes;
+  std::vector<uint32_t> blockPositions; ///< per block, filled on demand
+  llvm::BitVector noSymbols, symbolsKnown;
+};
+
+bool isDisplayName(llvm::StringRef attributeName);
+
+} // namespace aimodel::graphdiff
+
+#endif // AIMODEL_GRAPHDIFF_OPLABELS_H

@@ -1,0 +1,190 @@
+//===- DiffCommand.cpp - `aimodel diff` -----------------------------------===//
+//
+// Reads both inputs with the one decoder (MLIR text is first turned into
+// bytecode by the aimodel-mlir module), compares them with graphdiff and
+// prints the report. Exit 0 identical, 1 different, 2 any input or usage
+// error: an error is never reported as a difference.
+//
+//===----------------------------------------------------------------------===//
+
+#include "bundle/IRFiles.h"
+#include "graphdiff/DiffReport.h"
+#include "graphdiff/GraphDiff.h"
+#include "tools/aimodel/Commands.h"
+#include "tools/aimodel/MLIRCommands.h"
+#include "tools/aimodel/MLIRText.h"
+#include "tools/aimodel/Terminal.h"
+
+#include "bytecode/BytecodeReader.h"
+#include "support/PathText.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+#include <future>
+#include <unistd.h>
+
+using namespace aimodel;
+using namespace aimodel::cli;
+
+namespace {
+struct DiffCommandOptions {
+  std::string golden, candidate;
+  std::string entryPoint;
+  std::string weights = "ignore";
+  std::string format = "text";
+  std::string output;
+  uint64_t maxItems = graphdiff::kDefaultMaxItems;
+};
+
+llvm::Error fileError(const std::string &file, llvm::Error error) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 support::printablePath(file) + ": " +
+                                     llvm::toString(std::move(error)));
+}
+
+/// MLIR text, parsed by MLIR in the module and written back as bytecode.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+textAsBytecode(const std::string &file) {
+  auto convert = reinterpret_cast<AIModelTextToBytecodeFn>(
+      findMLIRCommand(AIMODEL_TEXT_TO_BYTECODE_SYMBOL));
+  if (!convert)
+    return llvm::createStringError("MLIR text needs the aimodel-mlir module");
+  char *data = nullptr;
+  size_t size = 0;
+  int code = convert(file.c_str(), &data, &size);
+  std::string bytes(data ? data : "", data ? size : 0);
+  std::free(data);
+  if (code != 0)
+    return llvm::createStringError(bytes.empty() ? "cannot be read" : bytes);
+  return llvm::MemoryBuffer::getMemBufferCopy(bytes, file);
+}
+
+/// The IR file PATH stands for (a bundle's mlirb, or the file itself),
+/// decoded. Every error names the file.
+llvm::Expected<std::unique_ptr<bytecode::BytecodeFile>>
+load(const std::string &path) {
+  llvm::Expected<bundle::IRFiles> inputs =
+      bundle::IRFiles::open(path, /*withDelegates=*/false);
+  if (!inputs)
+    return inputs.takeError();
+  const std::string &file = inputs->paths().front();
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer = inputs->map(0);
+  if (!buffer)
+    return fileError(file, buffer.takeError());
+  // As ir::loadIR decides: only a file named as text is text.
+  if (llvm::StringRef(file).ends_with(".mlir") &&
+      !bytecode::looksLikeBytecode((*buffer)->getBuffer())) {
+    buffer = textAsBytecode(file);
+    if (!buffer)
+      return fileError(file, buffer.takeError());
+  }
+  llvm::Expected<std::unique_ptr<bytecode::BytecodeFile>> decoded =
+      bytecode::BytecodeFile::fromBuffer(std::move(*buffer));
+  if (!decoded)
+    return fileError(file, decoded.takeError());
+  return decoded;
+}
+} // namespace
+
+CommandRunner aimodel::cli::addDiffCommand(CLI::App &app) {
+  auto options = std::make_shared<DiffCommandOptions>();
+  CLI::App *cmd = app.add_subcommand(
+      "diff",
+      "Compare the graphs of two models structurally: ops matched by what "
+      "they compute, ignoring debug locations, display names, the order of "
+      "independent ops, symbol uniquifiers and (by default) weight values. "
+      "Exit 0 identical, 1 different, 2 usage or input error.");
+  cmd->add_option("golden", options->golden,
+                  "The reference: a bundle, a bytecode file or a .mlir file")
+      ->required();
+  cmd->add_option("new", options->candidate,
+                  "The model compared with it (same kinds)")
+      ->required();
+  CLI::Option *entry = cmd->add_option(
+      "--entry-point", options->entryPoint,
+      "Compare only this graph (symbol name; uniquifiers ignored)");
+  cmd->add_option("--weights", options->weights,
+                  "ignore: weights count by type and shape only; digest: also "
+                  "by a hash of their bytes")
+      ->check(CLI::IsMember({"ignore", "digest"}))
+      ->capture_default_str();
+  cmd->add_option("--max-items", options->maxItems,
+                  "Changes listed per graph in text and html (JSON lists all)")
+      // CLI11 would wrap "-1" around to 2^64-1.
+      ->check(CLI::Validator(
+          [](std::string &value) -> std::string {
+            if (value.empty() ||
+                value.find_first_not_of("0123456789") != std::string::npos)
+              return "expected a whole number >= 0, got '" + value + "'";
+            return "";
+          },
+          "N>=0"))
+      ->capture_default_str();
+  cmd->add_option("--format", options->format, "Output format")
+      ->check(CLI::IsMember({"text", "json", "html"}))
+      ->capture_default_str();
+  cmd->add_option("--output", options->output,
+                  "Write the report to FILE (atomically, never through a "
+                  "symlink) instead of standard output");
+
+  return [options, entry]() -> int {
+    // Both inputs decode at once (each is a linear pass over its file);
+    // errors are reported golden first, so the message never depends on
+    // which thread finished first.
+    auto candidate = std::async(std::launch::async, load, options->candidate);
+    auto golden = load(options->golden);
+    auto newer = candidate.get();
+    auto fail = [](llvm::Error error) {
+      llvm::errs() << "aimodel diff: error: "
+                   << llvm::toString(std::move(error)) << "\n";
+      return ExitInputError;
+    };
+    if (!golden) {
+      if (!newer) // both failed: one line, the golden file's
+        llvm::consumeError(newer.takeError());
+      return fail(golden.takeError());
+    }
+    if (!newer)
+      return fail(newer.takeError());
+
+    graphdiff::DiffOptions diffOptions;
+    diffOptions.weights = options->weights == "digest"
+                              ? graphdiff::WeightsMode::Digest
+                              : graphdiff::WeightsMode::Ignore;
+    if (entry->count())
+      diffOptions.entryPoint = options->entryPoint;
+    llvm::Expected<graphdiff::DiffResult> result =
+        graphdiff::diffFiles(**golden, **newer, diffOptions);
+    if (!result)
+      return fail(result.takeError());
+    int code = graphdiff::allIdentical(*result) ? ExitClean : ExitFindings;
+
+    graphdiff::ReportOptions reportOptions;
+    reportOptions.maxItems = options->maxItems;
+    reportOptions.golden = options->golden;
+    reportOptions.candidate = options->candidate;
+    reportOptions.colour = options->format == "text" &&
+                           options->output.empty() && wantColour(STDOUT_FILENO);
+    std::string report;
+    llvm::raw_string_ostream os(report);
+    if (options->format == "json")
+      os << graphdiff::jsonReport(*result);
+    else if (options->format == "html")
+      graphdiff::writeHtmlReport(os, *result, reportOptions);
+    else
+      graphdiff::writeTextReport(os, *result, reportOptions);
+    os.flush();
+
+    if (options->output.empty()) {
+      llvm::outs() << report;
+      return code; // a failed write to stdout becomes 2 in main()
+    }
+    if (llvm::Error error =
+            graphdiff::writeFileAtomically(options->output, report))
+      return fail(std::move(error));
+    return code;
+  };
+}

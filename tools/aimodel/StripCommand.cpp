@@ -1,0 +1,124 @@
+//===- StripCommand.cpp - `aimodel strip` ---------------------------------===//
+
+#include "tools/aimodel/Commands.h"
+#include "tools/aimodel/Terminal.h"
+
+#include "strip/StripReport.h"
+#include "strip/StripTree.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+#include <memory>
+#include <thread>
+#include <unistd.h>
+
+using namespace aimodel;
+using namespace aimodel::cli;
+
+namespace {
+struct StripCommandOptions {
+  std::string source, file, output;
+  std::string format = "text";
+  std::string locations = "unknown";
+  unsigned jobs = 0;
+  bool dryRun = false, force = false, quiet = false;
+};
+
+int usageError(const llvm::Twine &message) {
+  llvm::errs() << "aimodel strip: error: " << message << "\n";
+  return ExitInputError;
+}
+
+/// Only on a terminal; never under NO_COLOR, PRE_COMMIT or -q.
+bool progressWanted(bool quiet) {
+  return !quiet && ::isatty(STDERR_FILENO) && !std::getenv("NO_COLOR") &&
+         !std::getenv("PRE_COMMIT");
+}
+
+int runStrip(const StripCommandOptions &options) {
+  if (options.source.empty() == options.file.empty())
+    return usageError(options.file.empty()
+                          ? "no SRC given (a .aimodel, a folder, or --file IN)"
+                          : "give SRC or --file IN, not both");
+  strip::TreeOptions tree;
+  tree.file.locations = options.locations == "op-id"
+                            ? strip::LocationMode::OpId
+                            : strip::LocationMode::Unknown;
+  tree.jobs = options.jobs ? options.jobs
+                           : std::max(1u, std::thread::hardware_concurrency());
+  tree.dryRun = options.dryRun;
+  tree.force = options.force;
+  ProgressLine progress(progressWanted(options.quiet), "stripped", "assets");
+  tree.progress = [&](size_t done, size_t total) {
+    progress.update(done, total);
+  };
+  llvm::Expected<strip::StripReport> report =
+      options.file.empty()
+          ? strip::stripPath(options.source, options.output, tree)
+          : strip::stripSingleFile(options.file, options.output, tree);
+  progress.finish();
+  if (!report)
+    return usageError(llvm::toString(report.takeError()));
+
+  if (options.format == "json")
+    llvm::outs() << strip::toJson(*report, AIMODEL_VERSION).dump(2) << "\n";
+  else
+    strip::writeStripText(llvm::outs(), *report);
+  llvm::outs().flush();
+  for (const std::string &note : report->notes)
+    llvm::errs() << "aimodel strip: note: " << note << "\n";
+  if (tree.file.locations == strip::LocationMode::OpId)
+    llvm::errs() << "aimodel strip: note: --locations op-id writes "
+                    "\"coreai\"(\"op_id\":N:0) locations, which current "
+                    "compilers are not known to accept (AIM012); the "
+                    "default, --locations unknown, writes loc(unknown)\n";
+  if (report->assets.empty() && report->mode == strip::StripReport::Mode::Tree)
+    llvm::errs() << "aimodel strip: no .aimodel found\n";
+  return report->anySkipped() ? ExitFindings : ExitClean;
+}
+} // namespace
+
+CommandRunner aimodel::cli::addStripCommand(CLI::App &app) {
+  auto options = std::make_shared<StripCommandOptions>();
+  CLI::App *cmd = app.add_subcommand(
+      "strip",
+      "Write a shipping copy without debug payload: SRC an .aimodel (DST "
+      "becomes its stripped copy) or a folder (DST mirrors it, every .aimodel "
+      "stripped, every other file copied; .aimodelc and symlinks skipped). "
+      "Inputs are never modified; DST appears only once complete and "
+      "verified.\nExit codes: 0 all stripped and verified, 1 something "
+      "skipped (listed with the reason), 2 usage, input, write or "
+      "verification error (nothing written).");
+  cmd->add_option("source", options->source,
+                  "An .aimodel, or a folder (a coreai-models bundle folder or "
+                  "any tree)");
+  cmd->add_option("--file", options->file,
+                  "Strip one bytecode file (.mlirb, .mpsgraph, ...) instead");
+  cmd->add_option("-o,--output", options->output,
+                  "DST: must not exist (unless --force), nor lie inside SRC")
+      ->required();
+  cmd->add_flag("--dry-run", options->dryRun,
+                "Print what would be stripped, copied and skipped, and why; "
+                "write nothing");
+  cmd->add_option("--format", options->format, "Output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  cmd->add_option("--locations", options->locations,
+                  "What a location with debug payload becomes: unknown "
+                  "(loc(unknown)), or op-id (the op's \"coreai\" op-id "
+                  "NameLoc; unverified)")
+      ->check(CLI::IsMember({"unknown", "op-id"}))
+      ->capture_default_str();
+  cmd->add_option("-j,--jobs", options->jobs,
+                  "Assets stripped at once (default: the number of cores); "
+                  "the output is the same for any value")
+      ->check(CLI::Range(1u, 1024u));
+  cmd->add_flag("--force", options->force,
+                "Replace an existing DST (atomically, once the new one is "
+                "complete)");
+  cmd->add_flag("-q,--quiet", options->quiet, "No progress line");
+  return [options]() -> int { return runStrip(*options); };
+}
