@@ -26,8 +26,7 @@ llvm::Error failure(int errorNumber, const llvm::Twine &message) {
 }
 
 llvm::Error ioFailure(const char *what, int errorNumber) {
-  return failure(errorNumber,
-                 llvm::Twine(what) + ": " + support::errnoReason(errorNumber));
+  return support::ioError(what, errorNumber);
 }
 
 using Identity = std::pair<dev_t, ino_t>;
@@ -320,38 +319,6 @@ aimodel::strip::createFile(int dirFd, llvm::StringRef name, mode_t mode) {
   return file;
 }
 
-llvm::Error aimodel::strip::writeAll(int fd, llvm::StringRef bytes) {
-  while (!bytes.empty()) {
-    ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return ioFailure("cannot write", n < 0 ? errno : ENOSPC);
-    bytes = bytes.drop_front(size_t(n));
-  }
-  return llvm::Error::success();
-}
-
-/// Copies `size` bytes from `in` to `out` by read/write, from `offset` on.
-static llvm::Error copyByReading(int in, int out, uint64_t offset,
-                                 uint64_t size) {
-  std::vector<char> buffer(1 << 20);
-  while (offset < size) {
-    size_t want = size_t(std::min<uint64_t>(buffer.size(), size - offset));
-    ssize_t n = ::pread(in, buffer.data(), want, off_t(offset));
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0)
-      return ioFailure("cannot read", errno);
-    if (n == 0)
-      return failure(EIO, "shrank while it was copied");
-    if (llvm::Error err = writeAll(out, llvm::StringRef(buffer.data(), n)))
-      return err;
-    offset += uint64_t(n);
-  }
-  return llvm::Error::success();
-}
-
 llvm::Expected<uint64_t> aimodel::strip::copyFile(int sourceDirFd,
                                                   llvm::StringRef name,
                                                   int targetDirFd) {
@@ -372,29 +339,10 @@ llvm::Expected<uint64_t> aimodel::strip::copyFile(int sourceDirFd,
   llvm::Expected<UniqueFd> out = createFile(target->get(), base, *mode);
   if (!out)
     return out.takeError();
-  int in = source->fd.get();
   uint64_t size = source->size;
-  loff_t offset = 0;
-  while (uint64_t(offset) < size) {
-    size_t chunk = size_t(std::min<uint64_t>(size - offset, 1ull << 30));
-    ssize_t n = ::copy_file_range(in, &offset, out->get(), nullptr, chunk, 0);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0) {
-      // The kernel cannot copy between these files: copy by hand.
-      if (errno == EXDEV || errno == ENOSYS || errno == EINVAL ||
-          errno == EOPNOTSUPP || errno == EPERM || errno == ETXTBSY) {
-        if (llvm::Error err =
-                copyByReading(in, out->get(), uint64_t(offset), size))
-          return err;
-        offset = loff_t(size);
-        break;
-      }
-      return ioFailure("cannot copy", errno);
-    }
-    if (n == 0)
-      return failure(EIO, "shrank while it was copied");
-  }
+  if (llvm::Error err =
+          support::copyRange(source->fd.get(), 0, size, out->get()))
+    return err;
   struct stat st;
   if (::fstat(out->get(), &st) != 0)
     return ioFailure("cannot stat the copy", errno);

@@ -93,9 +93,6 @@ llvm::Expected<support::UniqueFd> createFile(int dirFd, llvm::StringRef name,
 llvm::Expected<uint64_t> copyFile(int sourceDirFd, llvm::StringRef name,
                                   int targetDirFd);
 
-/// Writes all of `bytes` to `fd`.
-llvm::Error writeAll(int fd, llvm::StringRef bytes);
-
 /// Gives the folder `name` below `targetDirFd` ("" or "." for itself) the
 /// permission bits `mode`.
 llvm::Error finishFolder(int targetDirFd, llvm::StringRef name, mode_t mode);

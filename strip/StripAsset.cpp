@@ -140,7 +140,7 @@ llvm::Error aimodel::strip::stripAsset(int assetFd, const AssetScan &scan,
   if (!hash)
     return fileError(hashPath, hash.takeError());
   const auto &digest = outcome.result.outputDigest;
-  if (llvm::Error err = writeAll(
+  if (llvm::Error err = support::writeAll(
           hash->get(),
           llvm::StringRef(reinterpret_cast<const char *>(digest.data()),
                           digest.size())))

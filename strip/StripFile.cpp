@@ -36,11 +36,7 @@ private:
   uint64_t count = 0;
 };
 
-llvm::Error ioError(const char *what, int errorNumber) {
-  return llvm::createStringError(
-      std::error_code(errorNumber, std::generic_category()),
-      llvm::Twine(what) + ": " + support::errnoReason(errorNumber));
-}
+using support::ioError;
 
 /// Writes to a file descriptor, hashing every byte on its way. Ranges of
 /// the input (the weights) are copied by the kernel (copy_file_range) while
@@ -53,16 +49,8 @@ public:
 
   llvm::Error write(llvm::StringRef bytes) override {
     hash.update(bytes);
-    while (!bytes.empty()) {
-      ssize_t n = ::write(outputFd, bytes.data(), bytes.size());
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return ioError("cannot write the output", n < 0 ? errno : ENOSPC);
-      bytes = bytes.drop_front(size_t(n));
-      count += uint64_t(n);
-    }
-    return llvm::Error::success();
+    count += bytes.size();
+    return support::writeAll(outputFd, bytes);
   }
 
   llvm::Error copyRange(bytecode::Span range) override {
@@ -78,7 +66,8 @@ public:
             return llvm::Error::success();
           }));
     });
-    llvm::Error copied = kernelCopy(range);
+    llvm::Error copied =
+        support::copyRange(inputFd, range.offset, range.size, outputFd);
     hasher.join();
     if (copied) {
       llvm::consumeError(std::move(*hashed));
@@ -113,41 +102,6 @@ private:
       offset += uint64_t(n);
     }
     return llvm::Error::success();
-  }
-
-  /// copy_file_range to the output's current position; plain reads and
-  /// writes where the kernel cannot (another file system, old kernels).
-  llvm::Error kernelCopy(bytecode::Span range) {
-    off_t offset = off_t(range.offset);
-    uint64_t left = range.size;
-    while (left) {
-      ssize_t n =
-          ::copy_file_range(inputFd, &offset, outputFd, nullptr,
-                            size_t(std::min<uint64_t>(left, 1 << 30)), 0);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0 && (errno == EXDEV || errno == EINVAL || errno == ENOSYS ||
-                    errno == EOPNOTSUPP))
-        return plainCopy(bytecode::Span{uint64_t(offset), left});
-      if (n <= 0)
-        return ioError("cannot copy to the output", n < 0 ? errno : EIO);
-      left -= uint64_t(n);
-    }
-    return llvm::Error::success();
-  }
-
-  llvm::Error plainCopy(bytecode::Span range) {
-    return readRange(range, [&](llvm::StringRef bytes) -> llvm::Error {
-      while (!bytes.empty()) {
-        ssize_t n = ::write(outputFd, bytes.data(), bytes.size());
-        if (n < 0 && errno == EINTR)
-          continue;
-        if (n <= 0)
-          return ioError("cannot write the output", n < 0 ? errno : ENOSPC);
-        bytes = bytes.drop_front(size_t(n));
-      }
-      return llvm::Error::success();
-    });
   }
 
   int inputFd, outputFd;

@@ -15,6 +15,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <climits>
@@ -23,6 +24,7 @@
 #include <sys/stat.h>
 #include <system_error>
 #include <unistd.h>
+#include <vector>
 
 namespace aimodel::support {
 
@@ -43,6 +45,62 @@ std::string errnoReason(int errorNumber) {
 static llvm::Error fail(int errorNumber, const llvm::Twine &message) {
   return llvm::createStringError(
       std::error_code(errorNumber, std::generic_category()), message);
+}
+
+llvm::Error ioError(const llvm::Twine &what, int errorNumber) {
+  return fail(errorNumber, what + ": " + errnoReason(errorNumber));
+}
+
+/// copyRange's fallback: pread and write through a small buffer.
+static llvm::Error copyByReading(int in, uint64_t offset, uint64_t end,
+                                 int out) {
+  std::vector<char> buffer(1 << 20);
+  while (offset < end) {
+    size_t want = size_t(std::min<uint64_t>(buffer.size(), end - offset));
+    ssize_t n = ::pread(in, buffer.data(), want, off_t(offset));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      return ioError("cannot read", errno);
+    if (n == 0)
+      return fail(EIO, "shrank while it was copied");
+    if (llvm::Error err =
+            writeAll(out, llvm::StringRef(buffer.data(), size_t(n))))
+      return err;
+    offset += uint64_t(n);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error copyRange(int in, uint64_t offset, uint64_t size, int out) {
+  loff_t position = loff_t(offset);
+  uint64_t end = offset + size;
+  while (uint64_t(position) < end) {
+    size_t chunk = size_t(std::min<uint64_t>(end - position, 1ull << 30));
+    ssize_t n = ::copy_file_range(in, &position, out, nullptr, chunk, 0);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0 && (errno == EXDEV || errno == ENOSYS || errno == EINVAL ||
+                  errno == EOPNOTSUPP || errno == EPERM || errno == ETXTBSY))
+      return copyByReading(in, uint64_t(position), end, out);
+    if (n < 0)
+      return ioError("cannot copy", errno);
+    if (n == 0)
+      return fail(EIO, "shrank while it was copied");
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error writeAll(int fd, llvm::StringRef bytes) {
+  while (!bytes.empty()) {
+    ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return ioError("cannot write", n < 0 ? errno : ENOSPC);
+    bytes = bytes.drop_front(size_t(n));
+  }
+  return llvm::Error::success();
 }
 
 static int openAt(int dirFd, const std::string &name, int flags) {

@@ -111,6 +111,19 @@ mapRegularFile(RegularFile file, llvm::StringRef name);
 /// such file or directory"), for messages that name the file themselves.
 std::string errnoReason(int errorNumber);
 
+/// An error "WHAT: REASON" carrying errno value `errorNumber`.
+llvm::Error ioError(const llvm::Twine &what, int errorNumber);
+
+/// Writes all of `bytes` to `fd` (retrying short writes and EINTR); errors
+/// "cannot write: REASON".
+llvm::Error writeAll(int fd, llvm::StringRef bytes);
+
+/// Appends bytes [offset, offset + size) of file `in` to `out` (at its
+/// current position): copied by the kernel (copy_file_range), by reading
+/// and writing where it cannot. Errors name what failed, or "shrank while
+/// it was copied".
+llvm::Error copyRange(int in, uint64_t offset, uint64_t size, int out);
+
 } // namespace aimodel::support
 
 #endif // AIMODEL_SUPPORT_SAFEFILE_H
