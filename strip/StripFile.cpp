@@ -40,15 +40,26 @@ using support::ioError;
 
 /// Writes to a file descriptor, hashing every byte on its way. Ranges of
 /// the input (the weights) are copied by the kernel (copy_file_range) while
-/// a second thread hashes the same range with pread: the two overlap, and
-/// weights pass through a few MiB of this process's memory, never through
-/// the input's mapping.
+/// a second thread hashes the same range with pread: weights pass through a
+/// few MiB of this process's memory, never through the input's mapping.
+/// That hash may still run when the file is complete (finish() waits for
+/// it), so the caller can verify the written file meanwhile; bytes written
+/// after such a range are hashed once it is done.
 class FileSink : public bytecode::ByteSink {
 public:
   FileSink(int inputFd, int outputFd) : inputFd(inputFd), outputFd(outputFd) {}
+  ~FileSink() {
+    if (hasher.joinable())
+      hasher.join();
+    if (hashed)
+      llvm::consumeError(std::move(*hashed));
+  }
 
   llvm::Error write(llvm::StringRef bytes) override {
-    hash.update(bytes);
+    if (hasher.joinable())
+      hashLater.append(bytes.begin(), bytes.end());
+    else
+      hash.update(bytes);
     count += bytes.size();
     return support::writeAll(outputFd, bytes);
   }
@@ -58,33 +69,49 @@ public:
       return readRange(range, [&](llvm::StringRef bytes) -> llvm::Error {
         return write(bytes);
       });
-    std::optional<llvm::Error> hashed;
-    std::thread hasher([&] {
+    if (llvm::Error err = waitForHash())
+      return err;
+    hasher = std::thread([this, range] {
       hashed.emplace(
           readRange(range, [&](llvm::StringRef bytes) -> llvm::Error {
             hash.update(bytes);
             return llvm::Error::success();
           }));
     });
-    llvm::Error copied =
-        support::copyRange(inputFd, range.offset, range.size, outputFd);
-    hasher.join();
-    if (copied) {
-      llvm::consumeError(std::move(*hashed));
-      return copied;
-    }
-    if (*hashed)
-      return std::move(*hashed);
+    if (llvm::Error err =
+            support::copyRange(inputFd, range.offset, range.size, outputFd))
+      return err;
     count += range.size;
     return llvm::Error::success();
   }
 
   uint64_t written() const override { return count; }
-  bundle::Sha256Digest finish() { return hash.finish(); }
+
+  /// The SHA-256 of everything written, once the hashing is done.
+  llvm::Expected<bundle::Sha256Digest> finish() {
+    if (llvm::Error err = waitForHash())
+      return err;
+    return hash.finish();
+  }
 
 private:
   /// Ranges from this size on are copied by the kernel.
   static constexpr uint64_t kKernelCopyBytes = 16 << 20;
+
+  /// Waits for the hash of a copied range, then hashes what was written
+  /// after it.
+  llvm::Error waitForHash() {
+    if (!hasher.joinable())
+      return llvm::Error::success();
+    hasher.join();
+    llvm::Error err = std::move(*hashed);
+    hashed.reset();
+    if (err)
+      return err;
+    hash.update(hashLater);
+    hashLater.clear();
+    return llvm::Error::success();
+  }
 
   template <typename Consume>
   llvm::Error readRange(bytecode::Span range, Consume consume) {
@@ -107,6 +134,9 @@ private:
   int inputFd, outputFd;
   uint64_t count = 0;
   bundle::Sha256 hash;
+  std::thread hasher;
+  std::optional<llvm::Error> hashed;
+  std::string hashLater;
 };
 
 llvm::Expected<std::unique_ptr<bytecode::BytecodeFile>>
@@ -130,7 +160,7 @@ aimodel::strip::stripFile(const support::RegularFile &input,
   // The input's hash (for the report) on a second core from the start: it
   // overlaps decoding, planning and verifying, where this core works alone.
   std::future<llvm::Expected<bundle::Sha256Digest>> inputDigest;
-  if (outputFd >= 0) {
+  if (outputFd >= 0 && options.hashInput) {
     support::RegularFile copy{
         support::UniqueFd(::fcntl(input.fd.get(), F_DUPFD_CLOEXEC, 0)),
         input.size};
@@ -177,8 +207,6 @@ aimodel::strip::stripFile(const support::RegularFile &input,
   StripExpectation expected = StripExpectation::record(**file, plan);
   file->reset();
   plan.edits = bytecode::BytecodeEdits();
-  result.outputDigest = sink.finish();
-  result.outputSha256 = bundle::toHex(result.outputDigest);
   result.bytesAfter = sink.written();
 
   struct stat st;
@@ -195,10 +223,18 @@ aimodel::strip::stripFile(const support::RegularFile &input,
         llvm::toString(reread.takeError()));
   if (auto err = expected.check(**reread, options))
     return err;
-  llvm::Expected<bundle::Sha256Digest> digest = inputDigest.get();
-  if (!digest)
-    return digest.takeError();
-  result.inputSha256 = bundle::toHex(*digest);
+  // The weights' hash ran while the file was read back and checked.
+  llvm::Expected<bundle::Sha256Digest> written = sink.finish();
+  if (!written)
+    return written.takeError();
+  result.outputDigest = *written;
+  result.outputSha256 = bundle::toHex(result.outputDigest);
+  if (inputDigest.valid()) {
+    llvm::Expected<bundle::Sha256Digest> digest = inputDigest.get();
+    if (!digest)
+      return digest.takeError();
+    result.inputSha256 = bundle::toHex(*digest);
+  }
   result.verified = true;
   return result;
 }

@@ -41,13 +41,16 @@ enum class LocationMode {
 
 struct StripOptions {
   LocationMode locations = LocationMode::Unknown;
+  /// Also hash the input (FileStripResult::inputSha256), on a second core.
+  /// Only reports that show it need it: it doubles the hashing work.
+  bool hashInput = true;
 };
 
 /// The outcome for one file. `refused` set: the file cannot be stripped
 /// (nothing was written; the caller skips the asset, exit 1).
 struct FileStripResult {
   std::optional<std::string> refused;
-  std::string inputSha256;  ///< hex; empty in a dry run
+  std::string inputSha256;  ///< hex; empty in a dry run or unless hashInput
   std::string outputSha256; ///< hex; empty in a dry run or when refused
   std::array<uint8_t, 32> outputDigest{}; ///< raw, for main.hash
   uint64_t bytesBefore = 0;

@@ -47,6 +47,8 @@ int runStrip(const StripCommandOptions &options) {
   tree.file.locations = options.locations == "op-id"
                             ? strip::LocationMode::OpId
                             : strip::LocationMode::Unknown;
+  // Only the JSON report shows the input's hash.
+  tree.file.hashInput = options.format == "json";
   tree.jobs = options.jobs ? options.jobs
                            : std::max(1u, std::thread::hardware_concurrency());
   tree.dryRun = options.dryRun;
