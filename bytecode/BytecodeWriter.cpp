@@ -291,22 +291,38 @@ private:
 
 /// The alignment a section's payload needs: as declared, and for resources
 /// the largest blob alignment (MLIR's writer omits the declaration when the
-/// section happened to land aligned).
+/// section happened to land aligned). A blob starts with its alignment.
 llvm::Expected<uint64_t> requiredAlignment(const BytecodeFile &file,
-                                           const SectionInfo &section) {
+                                           const SectionInfo &section,
+                                           ByteSink &sink) {
   uint64_t alignment = section.alignment;
   if (section.id != kResourceSection)
     return alignment;
   llvm::ArrayRef<ResourceGroup> groups = file.resourceGroups();
   for (uint32_t g = 0; g < groups.size(); ++g)
     for (uint32_t e = 0; e < groups[g].entries.size(); ++e) {
-      if (groups[g].entries[e].kind != ResourceKind::Blob)
+      const ResourceEntry &entry = groups[g].entries[e];
+      if (entry.kind != ResourceKind::Blob || entry.entry.size == 0)
         continue;
-      llvm::Expected<BlobData> blob = file.blobData(g, e);
-      file.releasePages(groups[g].entries[e].entry);
-      if (!blob)
-        return blob.takeError();
-      alignment = std::max(alignment, blob->alignment);
+      llvm::Expected<std::string> header = sink.readInput(
+          Span{entry.entry.offset, std::min<uint64_t>(entry.entry.size, 9)});
+      if (!header)
+        return header.takeError();
+      ByteCursor cur(reinterpret_cast<const uint8_t *>(header->data()),
+                     Span{0, header->size()});
+      uint64_t blobAlignment = 0;
+      if (llvm::Error err = cur.readVarInt(blobAlignment)) {
+        llvm::consumeError(std::move(err));
+        blobAlignment = 0;
+      }
+      if (blobAlignment == 0 || (blobAlignment & (blobAlignment - 1))) {
+        // Let the decoder say what is wrong, where.
+        llvm::Expected<BlobData> blob = file.blobData(g, e);
+        if (!blob)
+          return blob.takeError();
+        blobAlignment = blob->alignment;
+      }
+      alignment = std::max(alignment, blobAlignment);
     }
   return alignment;
 }
@@ -365,7 +381,7 @@ Error aimodel::bytecode::writeBytecode(const BytecodeFile &file,
       payload = std::move(attrOffsets);
     else if (section.id == kIRSection && rewritesIR)
       payload = ir.rewrite(section.data);
-    llvm::Expected<uint64_t> alignment = requiredAlignment(file, section);
+    llvm::Expected<uint64_t> alignment = requiredAlignment(file, section, sink);
     if (!alignment)
       return alignment.takeError();
     if (auto err = emitSection(sink, section.id, *alignment, payload))

@@ -45,6 +45,10 @@ public:
   virtual llvm::Error copyRange(Span range) = 0;
   /// Bytes written so far (alignment is measured from the file's start).
   virtual uint64_t written() const = 0;
+  /// Reads `range` of the input file (a few bytes: blob headers). Not
+  /// through the mapping: touching one byte of a mapped weights file maps
+  /// a whole page-cache folio around it.
+  virtual llvm::Expected<std::string> readInput(Span range) = 0;
 };
 
 /// The changes to apply. Indices are those of the input file.

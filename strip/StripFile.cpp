@@ -19,9 +19,31 @@ using namespace aimodel::strip;
 
 namespace {
 
-/// Counts bytes: a dry run's exact output size, without reading anything.
+using support::ioError;
+
+/// Reads `range` of `fd` whole.
+llvm::Expected<std::string> readAt(int fd, bytecode::Span range) {
+  std::string bytes(range.size, '\0');
+  uint64_t done = 0;
+  while (done < range.size) {
+    ssize_t n = ::pread(fd, bytes.data() + done, range.size - done,
+                        off_t(range.offset + done));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return ioError("cannot read the input", n < 0 ? errno : EIO);
+    done += uint64_t(n);
+  }
+  return bytes;
+}
+
+/// Counts bytes: a dry run's exact output size, reading only blob headers.
 class CountingSink : public bytecode::ByteSink {
 public:
+  explicit CountingSink(int inputFd) : inputFd(inputFd) {}
+  llvm::Expected<std::string> readInput(bytecode::Span range) override {
+    return readAt(inputFd, range);
+  }
   llvm::Error write(llvm::StringRef bytes) override {
     count += bytes.size();
     return llvm::Error::success();
@@ -33,10 +55,9 @@ public:
   uint64_t written() const override { return count; }
 
 private:
+  int inputFd;
   uint64_t count = 0;
 };
-
-using support::ioError;
 
 /// Writes to a file descriptor, hashing every byte on its way. Ranges of
 /// the input (the weights) are copied by the kernel (copy_file_range) while
@@ -86,6 +107,9 @@ public:
   }
 
   uint64_t written() const override { return count; }
+  llvm::Expected<std::string> readInput(bytecode::Span range) override {
+    return readAt(inputFd, range);
+  }
 
   /// The SHA-256 of everything written, once the hashing is done.
   llvm::Expected<bundle::Sha256Digest> finish() {
@@ -190,7 +214,7 @@ aimodel::strip::stripFile(const support::RegularFile &input,
     return result;
 
   if (outputFd < 0) {
-    CountingSink sink;
+    CountingSink sink(input.fd.get());
     if (auto err = bytecode::writeBytecode(**file, plan.edits, sink))
       return err;
     result.bytesAfter = sink.written();
