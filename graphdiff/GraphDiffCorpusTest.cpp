@@ -10,7 +10,6 @@
 
 #include "graphdiff/GraphDiffTestSupport.h"
 
-#include <chrono>
 #include <ctime>
 
 using namespace aimodel;
@@ -158,7 +157,7 @@ std::string transformer(int layers, const Edits &edits = {}) {
 
 } // namespace
 
-TEST_F(GraphDiffTest, AHundredThousandOpPairDiffsFastAndExactly) {
+TEST_F(GraphDiffTest, AHundredThousandOpPairDiffsExactly) {
   const int layers = 3850; // 26 ops each
   Edits edits;
   edits.reorder = true;
@@ -168,17 +167,9 @@ TEST_F(GraphDiffTest, AHundredThousandOpPairDiffsFastAndExactly) {
   auto b = load(transformer(layers, edits));
   ASSERT_TRUE(a && b);
   ASSERT_GT(a->totalOps(), 100000u);
-  auto start = std::chrono::steady_clock::now();
-  std::clock_t cpuStart = std::clock();
+  // Only exactness here: speed is scripts/bench-diff's (BENCHMARKS.md).
   llvm::Expected<DiffResult> result = diffFiles(*a, *b, {});
-  double cpu = double(std::clock() - cpuStart) / CLOCKS_PER_SEC;
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
   ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
-  std::printf("[ timing ] %llu vs %llu ops diffed in %.3f s (%.3f s CPU)\n",
-              (unsigned long long)a->totalOps(),
-              (unsigned long long)b->totalOps(), seconds, cpu);
   Counts counts = totals(*result);
   EXPECT_EQ(counts.added, 1u);
   EXPECT_EQ(counts.removed, 0u);
@@ -189,8 +180,6 @@ TEST_F(GraphDiffTest, AHundredThousandOpPairDiffsFastAndExactly) {
   EXPECT_EQ(result->graphs[0].changes[0].op, "coreai.reshape");
   EXPECT_EQ(result->graphs[0].changes[0].detail, "attributes differ: shape");
   EXPECT_EQ(result->graphs[0].changes[1].op, "coreai.tanh");
-  // Generous for shared CI machines; the target is well under a second.
-  EXPECT_LT(seconds, 3.0);
 }
 
 TEST_F(GraphDiffTest, EditsAmongLookAlikeLayersStayLocal) {
