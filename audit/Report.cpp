@@ -1,6 +1,7 @@
 //===- Report.cpp - Text and JSON renderings of an audit ------------------===//
 
 #include "audit/Audit.h"
+#include "support/Parallel.h"
 
 #include <algorithm>
 #include <atomic>
@@ -27,22 +28,14 @@ aimodel::audit::auditBundles(const std::vector<bundle::FoundBundle> &found,
   report.bundles.resize(found.size());
   // Workers take the next bundle; each result lands at its bundle's index,
   // so the report does not depend on the number of workers.
-  std::atomic<size_t> next{0}, done{0};
-  auto work = [&] {
-    for (size_t i; (i = next++) < found.size();) {
-      report.bundles[i] = auditBundle(found[i], options);
-      size_t finished = ++done;
-      if (options.progress)
-        options.progress(finished, found.size());
-    }
-  };
-  unsigned jobs = std::max(1u, std::min<unsigned>(options.jobs, found.size()));
-  std::vector<std::thread> workers;
-  for (unsigned j = 1; j < jobs; ++j)
-    workers.emplace_back(work);
-  work();
-  for (std::thread &worker : workers)
-    worker.join();
+  std::atomic<size_t> done{0};
+  support::forEachIndex(found.size(), options.jobs, [&](size_t i) {
+    report.bundles[i] = auditBundle(found[i], options);
+    size_t finished = ++done;
+    if (options.progress)
+      options.progress(finished, found.size());
+    return true;
+  });
   for (const BundleReport &one : report.bundles)
     for (const Finding &f : one.findings)
       ++report.countBySeverity[static_cast<int>(f.severity)];

@@ -27,6 +27,26 @@ static std::string fileLine(const BytecodeFile &file, uint64_t index) {
   return llvm::sys::path::filename(attr.str).str() + ":" + std::to_string(line);
 }
 
+/// Pushes the locations nested in `attr` so they pop in pre-order.
+static void pushChildren(const DecodedAttr &attr,
+                         std::vector<uint64_t> &stack) {
+  switch (attr.kind) {
+  case AttrKind::FusedLoc:
+  case AttrKind::FusedLocWithMetadata:
+    stack.insert(stack.end(), attr.elements.rbegin(), attr.elements.rend());
+    break;
+  case AttrKind::CallSiteLoc:
+    stack.push_back(attr.callerLoc);
+    stack.push_back(attr.childLoc);
+    break;
+  case AttrKind::NameLoc:
+    stack.push_back(attr.childLoc);
+    break;
+  default:
+    break;
+  }
+}
+
 /// The first file location under `root`, in pre-order.
 static std::string firstFileLine(const BytecodeFile &file, uint64_t root,
                                  const DecodedAttr *call) {
@@ -39,22 +59,8 @@ static std::string firstFileLine(const BytecodeFile &file, uint64_t root,
     if (index >= file.attributes().size() || !seen.insert(index).second)
       continue;
     found = fileLine(file, index);
-    DecodedAttr attr = index == root && call ? *call : file.decodedAttr(index);
-    switch (attr.kind) {
-    case AttrKind::FusedLoc:
-    case AttrKind::FusedLocWithMetadata:
-      stack.insert(stack.end(), attr.elements.rbegin(), attr.elements.rend());
-      break;
-    case AttrKind::CallSiteLoc:
-      stack.push_back(attr.callerLoc);
-      stack.push_back(attr.childLoc);
-      break;
-    case AttrKind::NameLoc:
-      stack.push_back(attr.childLoc);
-      break;
-    default:
-      break;
-    }
+    pushChildren(index == root && call ? *call : file.decodedAttr(index),
+                 stack);
   }
   return found;
 }
@@ -102,18 +108,7 @@ SourceInfo graphdiff::sourceInfo(const BytecodeFile &file, uint64_t location) {
       info.sourceLine = firstFileLine(file, index, &attr);
       return info;
     }
-    switch (kind) {
-    case AttrKind::CallSiteLoc:
-      stack.push_back(attr.callerLoc);
-      stack.push_back(attr.childLoc);
-      break;
-    case AttrKind::NameLoc:
-      stack.push_back(attr.childLoc);
-      break;
-    default:
-      stack.insert(stack.end(), attr.elements.rbegin(), attr.elements.rend());
-      break;
-    }
+    pushChildren(attr, stack);
   }
   info.sourceLine = firstFileLine(file, location, nullptr);
   return info;

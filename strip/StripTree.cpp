@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "strip/StripTree.h"
+#include "support/Parallel.h"
 
 #include "bundle/Bundle.h"
 #include "strip/OutputTree.h"
@@ -168,22 +169,13 @@ void runJobs(size_t count, unsigned jobs,
              llvm::function_ref<llvm::Error(size_t)> job,
              std::vector<std::string> &errors) {
   errors.assign(count, "");
-  std::atomic<size_t> next{0};
-  std::atomic<bool> failed{false};
-  auto work = [&] {
-    for (size_t i; !failed && (i = next++) < count;)
-      if (llvm::Error err = job(i)) {
-        errors[i] = llvm::toString(std::move(err));
-        failed = true;
-      }
-  };
-  jobs = unsigned(std::max<size_t>(1, std::min<size_t>(jobs, count)));
-  std::vector<std::thread> workers;
-  for (unsigned j = 1; j < jobs; ++j)
-    workers.emplace_back(work);
-  work();
-  for (std::thread &worker : workers)
-    worker.join();
+  support::forEachIndex(count, jobs, [&](size_t i) {
+    llvm::Error err = job(i);
+    if (!err)
+      return true;
+    errors[i] = llvm::toString(std::move(err));
+    return false;
+  });
 }
 
 llvm::Error firstError(const std::vector<std::string> &errors) {
