@@ -90,6 +90,44 @@ classifyPayload(llvm::StringRef text,
   }
 }
 
+namespace detail {
+/// Characters a path or hash token is made of.
+inline bool isTokenChar(char c) {
+  return isPathChar(c) || c == '/' || c == '\\' || c == ':';
+}
+inline bool isPrintable(char c) { return c >= 0x20 && c < 0x7f; }
+} // namespace detail
+
+/// Calls `found` for each piece of payload inside `bytes`, text that is not
+/// one string but holds some (a longer string, an entry's encoding): every
+/// token (a run of path characters) that starts after a character that
+/// cannot be in one and is a path or a hash, and every home folder
+/// ("/Users/<name>/", "/home/<name>/") wherever it starts.
+inline void
+classifyBytes(llvm::StringRef bytes,
+              llvm::function_ref<void(PayloadKind, llvm::StringRef)> found) {
+  for (size_t p = 0, n = bytes.size(); p < n; ++p) {
+    char c = bytes[p];
+    if (!detail::isTokenChar(c))
+      continue;
+    llvm::StringRef rest = bytes.substr(p);
+    bool starts = p == 0 || !detail::isTokenChar(bytes[p - 1]) ||
+                  !detail::isPrintable(bytes[p - 1]);
+    bool home = rest.starts_with("/Users/") || rest.starts_with("/home/") ||
+                rest.starts_with("\\Users\\");
+    if (!starts && !home)
+      continue;
+    llvm::StringRef token = rest.take_while(detail::isTokenChar);
+    bool any = false;
+    classifyPayload(token, [&](PayloadKind kind, llvm::StringRef piece) {
+      any = true;
+      found(kind, piece);
+    });
+    if (any)
+      p += token.size() - 1;
+  }
+}
+
 /// True when `text` carries any payload (the audit's pre-check).
 inline bool hasPayload(llvm::StringRef text) {
   bool any = false;

@@ -7,8 +7,9 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <csignal>
-#include <cstdio>
+#include <climits>
+#include <cstdlib>
+#include <ctime>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -29,70 +30,251 @@ llvm::Error ioFailure(const char *what, int errorNumber) {
   return support::ioError(what, errorNumber);
 }
 
-using Identity = std::pair<dev_t, ino_t>;
-
-llvm::Expected<Identity> identityOf(int fd) {
-  struct stat st;
-  if (::fstat(fd, &st) != 0)
-    return ioFailure("cannot stat", errno);
-  return Identity(st.st_dev, st.st_ino);
+int errnoOf(llvm::Error error) {
+  return llvm::errorToErrorCode(std::move(error)).value();
 }
 
-/// True when the folder `dirFd` is `ancestor` or lies below it, found by
-/// climbing "..": identities, not spellings, so symlinks, bind mounts and
-/// paths longer than PATH_MAX cannot hide it.
-llvm::Expected<bool> isAtOrBelow(int dirFd, Identity ancestor) {
+/// Adds `dirFd` and every folder above it to `out`, climbing "..".
+llvm::Error addFoldersAbove(int dirFd, std::set<FileIdentity> &out) {
   UniqueFd current(::fcntl(dirFd, F_DUPFD_CLOEXEC, 0));
   if (!current)
     return ioFailure("cannot duplicate a descriptor", errno);
   while (true) {
-    llvm::Expected<Identity> here = identityOf(current.get());
+    llvm::Expected<FileIdentity> here = support::identityOf(current.get());
     if (!here)
       return here.takeError();
-    if (*here == ancestor)
-      return true;
-    UniqueFd parent(
-        ::openat(current.get(), "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (!parent)
-      return ioFailure("cannot open a parent folder", errno);
-    llvm::Expected<Identity> up = identityOf(parent.get());
+    out.insert(*here);
+    llvm::Expected<UniqueFd> parent = support::openParentFolder(current.get());
+    if (!parent) {
+      // A folder above that cannot be opened cannot be entered by a
+      // removal either: the climb ends there.
+      llvm::consumeError(parent.takeError());
+      return llvm::Error::success();
+    }
+    llvm::Expected<FileIdentity> up = support::identityOf(parent->get());
     if (!up)
       return up.takeError();
     if (*up == *here)
-      return false; // the root
-    current = std::move(parent);
+      return llvm::Error::success(); // the root
+    current = std::move(*parent);
   }
 }
 
-/// "<prefix><digits>" or "<prefix><digits>.old": the pid, else 0.
-pid_t tempPid(llvm::StringRef name, llvm::StringRef prefix) {
-  if (!name.consume_front(prefix))
-    return 0;
-  name.consume_back(".old");
-  unsigned long long pid = 0;
-  if (name.empty() || name.size() > 10 ||
-      !std::all_of(name.begin(), name.end(), ::isdigit) ||
-      name.getAsInteger(10, pid) || pid == 0 || pid > 0x7fffffff)
-    return 0;
-  return pid_t(pid);
-}
-
-bool processAlive(pid_t pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; }
-
-/// The temporary names of DST: the prefix, then the pid. Long names are cut
-/// so the temporary still fits in NAME_MAX.
-std::string tempPrefix(llvm::StringRef name) {
-  return ("." + name.take_front(200) + ".aimodel-strip-").str();
+/// The folder a regular file really sits in: that of its canonical path
+/// when that still names the file, else that of the path as given.
+llvm::Expected<UniqueFd> folderOfFile(const std::string &path,
+                                      const FileIdentity &file) {
+  char resolved[PATH_MAX];
+  if (::realpath(path.c_str(), resolved)) {
+    llvm::StringRef real(resolved);
+    auto [folder, base] = real.rsplit('/');
+    llvm::Expected<UniqueFd> fd = support::openDirectory(
+        folder.empty() ? "/" : folder, support::Symlinks::Follow);
+    if (fd) {
+      llvm::Expected<std::optional<support::FileState>> state =
+          support::stateAt(fd->get(), base);
+      if (state && *state && (*state)->identity == file)
+        return std::move(*fd);
+      if (!state)
+        llvm::consumeError(state.takeError());
+    } else {
+      llvm::consumeError(fd.takeError());
+    }
+  }
+  llvm::StringRef given(path);
+  size_t slash = given.rfind('/');
+  std::string folder = slash == llvm::StringRef::npos ? "."
+                       : slash == 0 ? "/"
+                                    : given.take_front(slash).str();
+  return support::openDirectory(folder, support::Symlinks::Follow);
 }
 
 } // namespace
+
+char UnusableInput::ID = 0;
+
+llvm::Error aimodel::strip::fileError(const std::string &path,
+                                      llvm::Error error) {
+  std::error_code code;
+  std::string text;
+  bool unusable = false;
+  llvm::handleAllErrors(std::move(error), [&](const llvm::ErrorInfoBase &e) {
+    code = e.convertToErrorCode();
+    unusable |= e.isA<UnusableInput>();
+    text += (text.empty() ? "" : "; ") + e.message();
+  });
+  std::string message = printablePath(path) + ": " + text;
+  if (unusable)
+    return llvm::make_error<UnusableInput>(std::move(message));
+  return llvm::createStringError(code, message);
+}
+
+llvm::Error aimodel::strip::fileError(const std::string &path,
+                                      const llvm::Twine &message) {
+  return llvm::createStringError(printablePath(path) + ": " + message);
+}
+
+llvm::Error aimodel::strip::unusableInput(const std::string &path,
+                                          llvm::Error error) {
+  return llvm::make_error<UnusableInput>(printablePath(path) + ": " +
+                                         llvm::toString(std::move(error)));
+}
+
+namespace {
+
+/// "x" + "/" + "y", for messages.
+std::string joined(const std::string &rel, llvm::StringRef name) {
+  return rel.empty() ? name.str() : rel + "/" + name.str();
+}
+
+/// removeTree's walk; with `dryRun`, only the checks. A refusal by the
+/// guard is EPERM (the input) or EXDEV (a mount), `*blockedAt` then naming
+/// the entry.
+llvm::Error removeEntry(int dirFd, const std::string &name,
+                        const RemovalGuard &guard, bool dryRun,
+                        const std::string &shown,
+                        std::string *blockedAt = nullptr) {
+  auto blocked = [&](int code, const llvm::Twine &why) {
+    if (blockedAt)
+      *blockedAt = shown;
+    return failure(code, printablePath(shown) + ": " + why);
+  };
+  llvm::Expected<std::optional<support::FileState>> state =
+      support::stateAt(dirFd, name);
+  if (!state)
+    return failure(errnoOf(state.takeError()),
+                   printablePath(shown) + ": cannot stat");
+  if (!*state)
+    return llvm::Error::success();
+  const FileIdentity identity = (*state)->identity;
+  if (guard.input && guard.input->isProtected(identity))
+    return blocked(EPERM, "is the input or holds it; not removed");
+  struct stat st;
+  if (::fstatat(dirFd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+    return failure(errno, printablePath(shown) + ": cannot stat");
+  if (!S_ISDIR(st.st_mode)) {
+    if (!dryRun && ::unlinkat(dirFd, name.c_str(), 0) != 0 && errno != ENOENT)
+      return failure(errno, printablePath(shown) + ": cannot remove: " +
+                                support::errnoReason(errno));
+    return llvm::Error::success();
+  }
+  int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+  UniqueFd folder(::openat(dirFd, name.c_str(), flags));
+  if (!folder && errno == EACCES && !dryRun) {
+    // A folder of ours made read-only: give it back its owner's rights.
+    ::fchmodat(dirFd, name.c_str(), 0700, 0);
+    folder.reset(::openat(dirFd, name.c_str(), flags));
+  }
+  if (!folder) {
+    if (errno == ENOENT)
+      return llvm::Error::success();
+    return failure(errno, printablePath(shown) +
+                              ": cannot open: " + support::errnoReason(errno));
+  }
+  llvm::Expected<FileIdentity> opened = support::identityOf(folder.get());
+  if (!opened)
+    return opened.takeError();
+  if (*opened != identity || (guard.input && guard.input->isProtected(*opened)))
+    return blocked(EPERM, "changed while it was removed; not removed");
+  llvm::Expected<uint64_t> mount = support::mountOf(folder.get());
+  if (!mount)
+    return mount.takeError();
+  if (*mount != guard.mount)
+    return blocked(EXDEV, "is a mount point; nothing across it is removed");
+  if (!dryRun)
+    ::fchmod(folder.get(), 0700); // entries of a read-only folder stay put
+  llvm::Expected<std::vector<bundle::DirEntry>> entries =
+      bundle::listDirectory(folder.get());
+  if (!entries)
+    return failure(errnoOf(entries.takeError()),
+                   printablePath(shown) + ": cannot read directory");
+  for (const bundle::DirEntry &entry : *entries)
+    if (llvm::Error err = removeEntry(folder.get(), entry.name, guard, dryRun,
+                                      joined(shown, entry.name), blockedAt))
+      return err;
+  if (!dryRun && ::unlinkat(dirFd, name.c_str(), AT_REMOVEDIR) != 0 &&
+      errno != ENOENT)
+    return failure(errno, printablePath(shown) + ": cannot remove: " +
+                              support::errnoReason(errno));
+  return llvm::Error::success();
+}
+
+/// The temporary names of DST: the prefix, then 16 random hex digits. Long
+/// names are cut so the temporary still fits in NAME_MAX.
+std::string tempPrefix(llvm::StringRef name) {
+  return ("." + name.take_front(200) + ".aimodel-strip-").str();
+}
+constexpr unsigned kRandomBytes = 8;
+constexpr const char *kLockName = ".aimodel-strip.lock";
+constexpr const char *kOutputName = "out";
+constexpr const char *kStagingSuffix = ".new";
+
+bool isTempName(llvm::StringRef name, llvm::StringRef prefix) {
+  return name.consume_front(prefix) && name.size() == 2 * kRandomBytes &&
+         llvm::all_of(name, [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
+
+/// A staging folder (a temporary before it holds a locked lock file) is
+/// renamed within microseconds by a live run; one a minute old was left by
+/// a run killed in between.
+constexpr int64_t kStagingSeconds = 60;
+
+bool isOldStaging(int parentFd, const bundle::DirEntry &entry,
+                  llvm::StringRef prefix) {
+  llvm::StringRef name(entry.name);
+  if (!name.consume_back(kStagingSuffix) || !isTempName(name, prefix))
+    return false;
+  struct stat st;
+  if (::fstatat(parentFd, entry.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+    return false;
+  return ::time(nullptr) - st.st_mtime > kStagingSeconds;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// InputGuard
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<InputGuard> InputGuard::of(int sourceFd,
+                                          const std::string &path) {
+  InputGuard guard;
+  struct stat st;
+  if (::fstat(sourceFd, &st) != 0)
+    return ioFailure("cannot stat the input", errno);
+  guard.self = {uint64_t(st.st_dev), uint64_t(st.st_ino)};
+  guard.below.insert(guard.self);
+  if (!S_ISDIR(st.st_mode)) {
+    llvm::Expected<UniqueFd> folder = folderOfFile(path, guard.self);
+    if (!folder)
+      return folder.takeError();
+    if (llvm::Error err = addFoldersAbove(folder->get(), guard.above))
+      return err;
+    return guard;
+  }
+  if (llvm::Error err = addFoldersAbove(sourceFd, guard.above))
+    return err;
+  std::vector<bundle::WalkError> errors =
+      bundle::forEachEntryBelow(sourceFd, [&](const bundle::DirEntry &e) {
+        if (e.type == bundle::DirEntry::Type::Directory)
+          guard.below.insert({e.device, e.inode});
+      });
+  if (!errors.empty())
+    return failure(EACCES,
+                   printablePath(bundle::joinPath(path, errors.front().name)) +
+                       ": cannot read directory: " + errors.front().reason);
+  return guard;
+}
 
 //===----------------------------------------------------------------------===//
 // OutputSlot
 //===----------------------------------------------------------------------===//
 
 llvm::Expected<OutputSlot> OutputSlot::prepare(const std::string &dst,
-                                               int sourceFd, bool force) {
+                                               const InputGuard &input,
+                                               bool force) {
   llvm::StringRef trimmed(dst);
   while (trimmed.size() > 1 && trimmed.ends_with("/"))
     trimmed = trimmed.drop_back();
@@ -108,82 +290,66 @@ llvm::Expected<OutputSlot> OutputSlot::prepare(const std::string &dst,
 
   OutputSlot slot;
   slot.name_ = name.str();
-  slot.temp_ = tempPrefix(name) + std::to_string(::getpid());
   slot.display_ = shown;
   slot.force_ = force;
+  slot.guard_.input = &input;
   llvm::Expected<UniqueFd> parent =
       support::openDirectory(parentPath, support::Symlinks::Follow);
-  if (!parent) {
-    std::error_code code = llvm::errorToErrorCode(parent.takeError());
-    return failure(EINVAL, shown + ": its folder " + printablePath(parentPath) +
-                               ": " + support::errnoReason(code.value()));
-  }
+  if (!parent)
+    return failure(EINVAL,
+                   shown + ": its folder " + printablePath(parentPath) + ": " +
+                       support::errnoReason(errnoOf(parent.takeError())));
   slot.parent_ = std::move(*parent);
+  llvm::Expected<uint64_t> mount = support::mountOf(slot.parent_.get());
+  if (!mount)
+    return mount.takeError();
+  slot.guard_.mount = *mount;
 
-  struct stat source;
-  if (::fstat(sourceFd, &source) != 0)
-    return ioFailure("cannot stat the input", errno);
-  Identity sourceId(source.st_dev, source.st_ino);
-  // DST (its folder, then DST itself once created there) must not lie in
-  // SRC: the walk would copy the copy.
-  if (S_ISDIR(source.st_mode)) {
-    llvm::Expected<bool> inside = isAtOrBelow(slot.parentFd(), sourceId);
-    if (!inside)
-      return failure(EINVAL, shown + ": " + llvm::toString(inside.takeError()));
-    if (*inside)
-      return failure(EINVAL, shown + ": is inside the input; write the "
-                                     "stripped copy elsewhere");
-  }
-  struct stat existing;
-  if (::fstatat(slot.parentFd(), slot.name_.c_str(), &existing,
-                AT_SYMLINK_NOFOLLOW) != 0) {
-    if (errno != ENOENT)
-      return failure(errno, shown + ": " + support::errnoReason(errno));
-    return slot;
-  }
-  if (Identity(existing.st_dev, existing.st_ino) == sourceId)
+  // DST must not be written into SRC: the walk would copy the copy, and a
+  // bind mount of a folder of SRC is that folder.
+  llvm::Expected<FileIdentity> parentId =
+      support::identityOf(slot.parent_.get());
+  if (!parentId)
+    return parentId.takeError();
+  if (input.holdsFolder(*parentId))
+    return failure(EINVAL, shown + ": is inside the input; write the "
+                                   "stripped copy elsewhere");
+  llvm::Expected<std::optional<support::FileState>> existing =
+      support::stateAt(slot.parent_.get(), slot.name_);
+  if (!existing)
+    return failure(errnoOf(existing.takeError()), shown + ": cannot stat");
+  if (!*existing)
+    return std::move(slot);
+  if ((*existing)->identity == input.source())
     return failure(EINVAL, shown + ": is the input itself");
   if (!force)
     return failure(EEXIST, shown + ": already exists (--force replaces it)");
-  // --force deletes the old DST: it must not hold SRC.
-  if (S_ISDIR(existing.st_mode)) {
-    llvm::Expected<UniqueFd> old = support::openDirectory(
-        slot.parentFd(), slot.name_, support::Symlinks::Refuse);
-    if (!old)
-      return failure(EINVAL, shown + ": " + llvm::toString(old.takeError()));
-    UniqueFd sourceFolder;
-    if (S_ISDIR(source.st_mode)) {
-      sourceFolder.reset(::fcntl(sourceFd, F_DUPFD_CLOEXEC, 0));
-    } else {
-      // A file: the folder it really sits in.
-      llvm::Expected<std::string> real = realPathOf(sourceFd);
-      if (!real)
-        return real.takeError();
-      llvm::StringRef folder = llvm::StringRef(*real).rsplit('/').first;
-      llvm::Expected<UniqueFd> opened = support::openDirectory(
-          folder.empty() ? "/" : folder, support::Symlinks::Follow);
-      if (!opened)
-        return opened.takeError();
-      sourceFolder = std::move(*opened);
-    }
-    llvm::Expected<Identity> oldId = identityOf(old->get());
-    if (!oldId)
-      return oldId.takeError();
-    llvm::Expected<bool> holds = isAtOrBelow(sourceFolder.get(), *oldId);
-    if (!holds)
-      return failure(EINVAL, shown + ": " + llvm::toString(holds.takeError()));
-    if (*holds)
-      return failure(EINVAL, shown + ": holds the input; --force would "
-                                     "delete it");
+  // --force deletes the old DST: all of it must be removable under the
+  // guard before anything is written.
+  std::string at;
+  if (llvm::Error err = removeEntry(slot.parent_.get(), slot.name_, slot.guard_,
+                                    /*dryRun=*/true, dst, &at)) {
+    int code = errnoOf(std::move(err));
+    std::string where = at == dst ? "" : " (" + printablePath(at) + ")";
+    if (code == EPERM)
+      return failure(EINVAL, shown + ": holds the input" + where +
+                                 "; --force would delete it");
+    if (code == EXDEV)
+      return failure(EINVAL, shown + ": holds a mount point" + where +
+                                 "; --force never deletes across a mount");
+    return failure(
+        code, shown + ": cannot be replaced: " + support::errnoReason(code));
   }
-  return slot;
+  return std::move(slot);
 }
 
 OutputSlot::OutputSlot(OutputSlot &&other) noexcept
-    : parent_(std::move(other.parent_)), name_(std::move(other.name_)),
-      temp_(std::move(other.temp_)), display_(std::move(other.display_)),
-      force_(other.force_), created_(other.created_) {
-  other.created_ = false;
+    : parent_(std::move(other.parent_)), temp_(std::move(other.temp_)),
+      lock_(std::move(other.lock_)), output_(std::move(other.output_)),
+      name_(std::move(other.name_)), tempName_(std::move(other.tempName_)),
+      display_(std::move(other.display_)), guard_(other.guard_),
+      force_(other.force_), outputCreated_(other.outputCreated_) {
+  other.outputCreated_ = false;
 }
 
 OutputSlot::~OutputSlot() { discard(); }
@@ -192,17 +358,51 @@ std::vector<std::string>
 OutputSlot::removeStale(std::vector<std::string> &failures) {
   std::vector<std::string> removed;
   llvm::Expected<std::vector<bundle::DirEntry>> entries =
-      bundle::listDirectory(parentFd());
+      bundle::listDirectory(parent_.get());
   if (!entries) {
     failures.push_back(llvm::toString(entries.takeError()));
     return removed;
   }
   std::string prefix = tempPrefix(name_);
   for (const bundle::DirEntry &entry : *entries) {
-    pid_t pid = tempPid(entry.name, prefix);
-    if (!pid || (pid != ::getpid() && processAlive(pid)))
+    if (entry.type != bundle::DirEntry::Type::Directory ||
+        entry.name == tempName_ ||
+        guard_.input->isProtected({entry.device, entry.inode}))
       continue;
-    if (llvm::Error err = removeTree(parentFd(), entry.name))
+    bool staging = isOldStaging(parent_.get(), entry, prefix);
+    if (!staging && !isTempName(entry.name, prefix))
+      continue;
+    llvm::Expected<UniqueFd> folder = support::openDirectory(
+        parent_.get(), entry.name, support::Symlinks::Refuse);
+    if (!folder) {
+      llvm::consumeError(folder.takeError());
+      continue;
+    }
+    // Ours only if it holds our lock file (an old staging folder may not
+    // have it yet); stale only if no one holds it.
+    llvm::Expected<support::RegularFile> lock = support::openRegularFile(
+        folder->get(), kLockName, support::Symlinks::Refuse);
+    if (!lock) {
+      llvm::consumeError(lock.takeError());
+      if (!staging)
+        continue;
+    } else {
+      llvm::Expected<bool> locked = support::tryLockExclusive(lock->fd.get());
+      if (!locked || !*locked) {
+        if (!locked)
+          llvm::consumeError(locked.takeError());
+        continue;
+      }
+    }
+    llvm::Error err = removeEntry(folder->get(), kOutputName, guard_, false,
+                                  joined(entry.name, kOutputName));
+    if (!err && ::unlinkat(folder->get(), kLockName, 0) != 0 && errno != ENOENT)
+      err = ioFailure("cannot remove its lock file", errno);
+    if (!err &&
+        ::unlinkat(parent_.get(), entry.name.c_str(), AT_REMOVEDIR) != 0 &&
+        errno != ENOENT)
+      err = ioFailure("cannot remove it", errno);
+    if (err)
       failures.push_back(printablePath(entry.name) + ": " +
                          llvm::toString(std::move(err)));
     else
@@ -211,82 +411,144 @@ OutputSlot::removeStale(std::vector<std::string> &failures) {
   return removed;
 }
 
+llvm::Expected<int> OutputSlot::createTemp() {
+  if (temp_)
+    return failure(EEXIST, "the temporary exists already");
+  std::string prefix = tempPrefix(name_);
+  for (int attempt = 0;; ++attempt) {
+    llvm::Expected<std::string> token = support::randomHex(kRandomBytes);
+    if (!token)
+      return token.takeError();
+    // Made under a staging name, locked, then renamed: a temporary under
+    // its real name always has a lock held by a live run or no live run.
+    std::string name = prefix + *token;
+    std::string staging = name + kStagingSuffix;
+    if (::mkdirat(parent_.get(), staging.c_str(), 0700) != 0) {
+      if (errno == EEXIST && attempt < 8)
+        continue;
+      return failure(errno, "cannot create a temporary folder beside it: " +
+                                support::errnoReason(errno));
+    }
+    llvm::Expected<UniqueFd> folder = support::openDirectory(
+        parent_.get(), staging, support::Symlinks::Refuse);
+    if (!folder)
+      return folder.takeError();
+    UniqueFd lock(::openat(folder->get(), kLockName,
+                           O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                           0600));
+    if (!lock) {
+      int error = errno;
+      ::unlinkat(parent_.get(), staging.c_str(), AT_REMOVEDIR);
+      return failure(error, "cannot create a lock file: " +
+                                support::errnoReason(error));
+    }
+    // A file system without locks (ENOLCK) cannot tell stale from live:
+    // no run removes such a temporary, so it is still safe.
+    llvm::Expected<bool> locked = support::tryLockExclusive(lock.get());
+    if (!locked)
+      llvm::consumeError(locked.takeError());
+    if (llvm::Error err = support::renameNoReplace(parent_.get(), staging,
+                                                   parent_.get(), name)) {
+      ::unlinkat(folder->get(), kLockName, 0);
+      ::unlinkat(parent_.get(), staging.c_str(), AT_REMOVEDIR);
+      if (errnoOf(std::move(err)) == EEXIST && attempt < 8)
+        continue;
+      return failure(EIO, "cannot create a temporary folder beside it");
+    }
+    temp_ = std::move(*folder);
+    lock_ = std::move(lock);
+    tempName_ = name;
+    return temp_.get();
+  }
+}
+
 llvm::Expected<UniqueFd> OutputSlot::createTempFolder() {
-  llvm::Expected<UniqueFd> fd = makeFolder(parentFd(), temp_);
-  if (fd)
-    created_ = true;
+  llvm::Expected<int> temp = createTemp();
+  if (!temp)
+    return temp.takeError();
+  llvm::Expected<UniqueFd> fd = makeFolder(*temp, kOutputName);
+  if (!fd)
+    return fd.takeError();
+  outputCreated_ = true;
+  output_.reset(::fcntl(fd->get(), F_DUPFD_CLOEXEC, 0));
   return fd;
 }
 
 llvm::Expected<UniqueFd> OutputSlot::createTempFile(mode_t mode) {
-  llvm::Expected<UniqueFd> fd = createFile(parentFd(), temp_, mode);
+  llvm::Expected<int> temp = createTemp();
+  if (!temp)
+    return temp.takeError();
+  llvm::Expected<UniqueFd> fd = createFile(*temp, kOutputName, mode);
   if (fd)
-    created_ = true;
+    outputCreated_ = true;
   return fd;
 }
 
-llvm::Error OutputSlot::publish(std::string &warning) {
-  int parent = parentFd();
-  const char *from = temp_.c_str(), *to = name_.c_str();
+void OutputSlot::removeTemp() {
+  if (!temp_)
+    return;
+  if (::unlinkat(temp_.get(), kLockName, 0) == 0 || errno == ENOENT)
+    ::unlinkat(parent_.get(), tempName_.c_str(), AT_REMOVEDIR);
+  temp_.reset();
+  lock_.reset();
+}
+
+llvm::Error OutputSlot::publish(std::string &warning,
+                                std::optional<mode_t> folderMode) {
+  if (!outputCreated_)
+    return failure(EINVAL, display_ + ": nothing to publish");
   // Like cp, the data is not forced to disk (an fsync of a multi-gigabyte
   // copy costs more than the copy): the rename makes the output appear
   // whole to every process, and a killed run leaves no partial DST.
+  llvm::Error renamed =
+      support::renameNoReplace(temp_.get(), kOutputName, parent_.get(), name_);
   bool replaced = false;
-  if (::renameat2(parent, from, parent, to, RENAME_NOREPLACE) != 0) {
-    int error = errno;
-    if (error == EEXIST && force_) {
-      if (::renameat2(parent, from, parent, to, RENAME_EXCHANGE) != 0)
-        error = errno;
-      else
-        replaced = true, error = 0;
-    }
-    if (error == EINVAL || error == ENOSYS) {
-      // A file system without renameat2's flags: a plain rename replaces a
-      // file atomically; a folder goes aside first.
-      struct stat st;
-      bool exists = ::fstatat(parent, to, &st, AT_SYMLINK_NOFOLLOW) == 0;
-      std::string aside = temp_ + ".old";
-      if (exists && S_ISDIR(st.st_mode)) {
-        if (::renameat(parent, to, parent, aside.c_str()) != 0)
-          return ioFailure("cannot move the old output aside", errno);
-        if (::renameat(parent, from, parent, to) != 0) {
-          int renameError = errno;
-          ::renameat(parent, aside.c_str(), parent, to);
-          return ioFailure("cannot rename the output into place", renameError);
-        }
-        created_ = false;
-        if (llvm::Error err = removeTree(parent, aside))
-          warning = "the old output is left at " + printablePath(aside) + ": " +
-                    llvm::toString(std::move(err));
-        ::fsync(parent);
-        return llvm::Error::success();
-      }
-      error = ::renameat(parent, from, parent, to) == 0 ? 0 : errno;
-    }
-    if (error == EEXIST)
+  if (renamed) {
+    int error = errnoOf(std::move(renamed));
+    if (error != EEXIST)
+      return failure(error, display_ +
+                                ": cannot rename the output into "
+                                "place: " +
+                                support::errnoReason(error));
+    if (!force_)
       return failure(EEXIST, display_ + ": appeared while the output was "
                                         "built; nothing replaced");
-    if (error)
-      return ioFailure("cannot rename the output into place", error);
+    if (llvm::Error err = support::renameExchange(temp_.get(), kOutputName,
+                                                  parent_.get(), name_, "old"))
+      return failure(errnoOf(std::move(err)),
+                     display_ + ": cannot replace it with the output");
+    replaced = true;
   }
-  created_ = false;
-  if (::fsync(parent) != 0)
-    return ioFailure("cannot flush the output's folder", errno);
+  outputCreated_ = false;
+  if (folderMode && output_)
+    ::fchmod(output_.get(), *folderMode & 01777 & ~mode_t(S_ISUID | S_ISGID));
+  output_.reset();
+  ::fsync(parent_.get());
   if (replaced) {
-    // The old DST now sits under the temporary name.
-    if (llvm::Error err = removeTree(parent, temp_))
-      warning = "the old output is left at " + printablePath(temp_) + ": " +
+    // The old DST now sits in the temporary.
+    if (llvm::Error err = removeEntry(temp_.get(), kOutputName, guard_, false,
+                                      joined(tempName_, kOutputName))) {
+      warning = "the old output is left at " +
+                printablePath(joined(tempName_, kOutputName)) + ": " +
                 llvm::toString(std::move(err));
-    ::fsync(parent);
+      // Unlocked, a later run sees it as stale and tries again.
+      temp_.reset();
+      lock_.reset();
+      return llvm::Error::success();
+    }
   }
+  removeTemp();
   return llvm::Error::success();
 }
 
 void OutputSlot::discard() {
-  if (!created_)
+  if (!temp_)
     return;
-  created_ = false;
-  llvm::consumeError(removeTree(parentFd(), temp_));
+  if (outputCreated_)
+    llvm::consumeError(
+        removeEntry(temp_.get(), kOutputName, guard_, false, kOutputName));
+  outputCreated_ = false;
+  removeTemp();
 }
 
 //===----------------------------------------------------------------------===//
@@ -313,7 +575,8 @@ aimodel::strip::createFile(int dirFd, llvm::StringRef name, mode_t mode) {
   if (fd < 0)
     return ioFailure("cannot create", errno);
   UniqueFd file(fd);
-  // Exactly the source's bits, whatever the umask.
+  // Exactly the source's rwx bits, whatever the umask; never setuid,
+  // setgid or sticky.
   if (::fchmod(fd, mode & 0777) != 0)
     return ioFailure("cannot set permissions", errno);
   return file;
@@ -321,34 +584,49 @@ aimodel::strip::createFile(int dirFd, llvm::StringRef name, mode_t mode) {
 
 llvm::Expected<uint64_t> aimodel::strip::copyFile(int sourceDirFd,
                                                   llvm::StringRef name,
-                                                  int targetDirFd) {
+                                                  int targetDirFd,
+                                                  const std::string &inShown,
+                                                  const std::string &outShown) {
   llvm::Expected<support::RegularFile> source =
       support::openRegularFile(sourceDirFd, name, support::Symlinks::Refuse);
   if (!source)
-    return source.takeError();
+    return unusableInput(inShown, source.takeError());
+  llvm::Expected<support::FileState> before =
+      support::stateOf(source->fd.get());
+  if (!before)
+    return unusableInput(inShown, before.takeError());
   llvm::Expected<mode_t> mode = permissionsOf(source->fd.get());
   if (!mode)
-    return mode.takeError();
+    return unusableInput(inShown, mode.takeError());
   auto [folder, base] = llvm::StringRef(name).rsplit('/');
   if (base.empty())
     std::swap(folder, base);
   llvm::Expected<UniqueFd> target = support::openDirectory(
       targetDirFd, folder.empty() ? "." : folder, support::Symlinks::Refuse);
   if (!target)
-    return target.takeError();
+    return fileError(outShown, target.takeError());
   llvm::Expected<UniqueFd> out = createFile(target->get(), base, *mode);
   if (!out)
-    return out.takeError();
+    return fileError(outShown, out.takeError());
   uint64_t size = source->size;
+  support::IOSide side = support::IOSide::Read;
   if (llvm::Error err =
-          support::copyRange(source->fd.get(), 0, size, out->get()))
-    return err;
+          support::copyRange(source->fd.get(), 0, size, out->get(), &side))
+    return side == support::IOSide::Read
+               ? unusableInput(inShown, std::move(err))
+               : fileError(outShown, std::move(err));
   struct stat st;
   if (::fstat(out->get(), &st) != 0)
-    return ioFailure("cannot stat the copy", errno);
+    return fileError(outShown, ioFailure("cannot stat the copy", errno));
   if (uint64_t(st.st_size) != size)
-    return failure(EIO, "the copy holds " + llvm::Twine(st.st_size) +
-                            " bytes, not " + llvm::Twine(size));
+    return fileError(outShown,
+                     failure(EIO, "the copy holds " + llvm::Twine(st.st_size) +
+                                      " bytes, not " + llvm::Twine(size)));
+  llvm::Expected<support::FileState> after = support::stateOf(source->fd.get());
+  if (!after)
+    return fileError(inShown, after.takeError());
+  if (*after != *before)
+    return fileError(inShown, failure(EAGAIN, "changed while it was copied"));
   return size;
 }
 
@@ -358,7 +636,7 @@ llvm::Error aimodel::strip::finishFolder(int targetDirFd, llvm::StringRef name,
       targetDirFd, name.empty() ? "." : name, support::Symlinks::Refuse);
   if (!fd)
     return fd.takeError();
-  if (::fchmod(fd->get(), mode & 01777) != 0)
+  if (::fchmod(fd->get(), mode & 01777 & ~mode_t(S_ISUID | S_ISGID)) != 0)
     return ioFailure("cannot set permissions", errno);
   return llvm::Error::success();
 }
@@ -370,54 +648,7 @@ llvm::Expected<mode_t> aimodel::strip::permissionsOf(int fd) {
   return mode_t(st.st_mode & 07777);
 }
 
-llvm::Error aimodel::strip::removeTree(int dirFd, llvm::StringRef name) {
-  std::string text = name.str();
-  int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
-  UniqueFd folder(::openat(dirFd, text.c_str(), flags));
-  if (!folder && errno == EACCES) {
-    // A folder of ours made read-only: give it back its owner's rights.
-    ::fchmodat(dirFd, text.c_str(), 0700, 0);
-    folder.reset(::openat(dirFd, text.c_str(), flags));
-  }
-  if (!folder) {
-    if (errno == ENOENT)
-      return llvm::Error::success();
-    if (errno != ENOTDIR && errno != ELOOP)
-      return ioFailure("cannot open", errno);
-    if (::unlinkat(dirFd, text.c_str(), 0) != 0 && errno != ENOENT)
-      return ioFailure("cannot remove", errno);
-    return llvm::Error::success();
-  }
-  ::fchmod(folder.get(), 0700); // entries of a read-only folder stay put
-  llvm::Expected<std::vector<bundle::DirEntry>> entries =
-      bundle::listDirectory(folder.get());
-  if (!entries)
-    return entries.takeError();
-  for (const bundle::DirEntry &entry : *entries) {
-    if (entry.type == bundle::DirEntry::Type::Directory) {
-      if (llvm::Error err = removeTree(folder.get(), entry.name))
-        return err;
-    } else if (::unlinkat(folder.get(), entry.name.c_str(), 0) != 0 &&
-               errno != ENOENT) {
-      return ioFailure("cannot remove", errno);
-    }
-  }
-  if (::unlinkat(dirFd, text.c_str(), AT_REMOVEDIR) != 0 && errno != ENOENT)
-    return ioFailure("cannot remove", errno);
-  return llvm::Error::success();
-}
-
-llvm::Expected<std::string> aimodel::strip::realPathOf(int fd) {
-  std::string link = "/proc/self/fd/" + std::to_string(fd);
-  std::string target(4096, '\0');
-  while (true) {
-    ssize_t n = ::readlink(link.c_str(), target.data(), target.size());
-    if (n < 0)
-      return ioFailure("cannot tell where the input is", errno);
-    if (size_t(n) < target.size()) {
-      target.resize(size_t(n));
-      return target;
-    }
-    target.resize(target.size() * 2);
-  }
+llvm::Error aimodel::strip::removeTree(int dirFd, llvm::StringRef name,
+                                       const RemovalGuard &guard) {
+  return removeEntry(dirFd, name.str(), guard, false, name.str());
 }

@@ -3,9 +3,12 @@
 #include "strip/StripAsset.h"
 
 #include "strip/OutputTree.h"
+#include "support/FileSystem.h"
 #include "support/PathText.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <unistd.h>
 
 using namespace aimodel;
 using namespace aimodel::strip;
@@ -13,17 +16,6 @@ using bundle::DirEntry;
 using support::printablePath;
 using support::Symlinks;
 using support::UniqueFd;
-
-llvm::Error aimodel::strip::fileError(const std::string &path,
-                                      llvm::Error error) {
-  return llvm::createStringError(printablePath(path) + ": " +
-                                 llvm::toString(std::move(error)));
-}
-
-llvm::Error aimodel::strip::fileError(const std::string &path,
-                                      const llvm::Twine &message) {
-  return llvm::createStringError(printablePath(path) + ": " + message);
-}
 
 std::pair<llvm::StringRef, llvm::StringRef>
 aimodel::strip::splitRel(llvm::StringRef rel) {
@@ -45,8 +37,9 @@ llvm::Expected<AssetScan> aimodel::strip::scanAsset(int assetFd,
   std::vector<bundle::WalkError> errors = bundle::forEachEntryBelow(
       assetFd, [&](const DirEntry &e) { scan.below.push_back(e); });
   if (!errors.empty())
-    return fileError(bundle::joinPath(path, errors.front().name),
-                     "cannot read directory: " + errors.front().reason);
+    return unusableInput(bundle::joinPath(path, errors.front().name),
+                         llvm::createStringError("cannot read directory: " +
+                                                 errors.front().reason));
   for (const DirEntry &e : scan.below) {
     if (e.type == DirEntry::Type::Symlink) {
       scan.skip = "holds a symlink, " + printablePath(e.name) +
@@ -73,24 +66,69 @@ llvm::Expected<AssetScan> aimodel::strip::scanAsset(int assetFd,
     return nullptr;
   };
   const DirEntry *ir = find(scan.ir);
+  const DirEntry *hash = find(layout.hash);
   if (!ir)
     scan.skip = scan.ir + " is missing: nothing to strip";
   else if (ir->type != DirEntry::Type::File)
     scan.skip = scan.ir + " is not a regular file";
-  else if (const DirEntry *hash = find(layout.hash);
-           hash && hash->type != DirEntry::Type::File)
+  else if (hash && hash->type != DirEntry::Type::File)
     scan.skip = layout.hash + " is not a regular file";
+  if (scan.skip || !hash)
+    return scan;
+  // main.hash is read now: it is checked against the mlirb's SHA-256.
+  llvm::Expected<support::RegularFile> file =
+      support::openRegularFile(assetFd, layout.hash, Symlinks::Refuse);
+  if (!file) {
+    scan.skip = layout.hash + ": " + llvm::toString(file.takeError());
+    return scan;
+  }
+  llvm::Expected<support::FileState> state = support::stateOf(file->fd.get());
+  if (!state)
+    return fileError(bundle::joinPath(path, layout.hash), state.takeError());
+  scan.hashState = *state;
+  std::string bytes(std::min<uint64_t>(file->size, 4096), '\0');
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::pread(file->fd.get(), bytes.data() + done,
+                        bytes.size() - done, off_t(done));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      scan.skip = layout.hash + ": cannot be read: " +
+                  support::errnoReason(n < 0 ? errno : EIO);
+      return scan;
+    }
+    done += size_t(n);
+  }
+  scan.hash = std::move(bytes);
   return scan;
+}
+
+std::optional<std::string>
+aimodel::strip::hashProblem(const std::optional<std::string> &hash,
+                            const std::array<uint8_t, 32> &digest,
+                            llvm::StringRef irName) {
+  if (!hash)
+    return std::string("main.hash is missing");
+  if (hash->size() != digest.size())
+    return "main.hash holds " + std::to_string(hash->size()) +
+           " bytes, not the 32 of a SHA-256";
+  if (!std::equal(digest.begin(), digest.end(),
+                  reinterpret_cast<const uint8_t *>(hash->data())))
+    return "main.hash is not the SHA-256 of " + irName.str();
+  return std::nullopt;
 }
 
 llvm::Error aimodel::strip::stripAsset(int assetFd, const AssetScan &scan,
                                        int outFd, const StripOptions &options,
-                                       AssetOutcome &outcome) {
+                                       bool rehash, AssetOutcome &outcome,
+                                       mode_t *outputMode) {
   std::string irPath = bundle::joinPath(outcome.input, scan.ir);
+  std::string irOutPath = bundle::joinPath(outcome.output, scan.ir);
   llvm::Expected<support::RegularFile> ir =
       support::openRegularFile(assetFd, scan.ir, Symlinks::Refuse);
   if (!ir)
-    return fileError(irPath, ir.takeError());
+    return unusableInput(irPath, ir.takeError());
   outcome.irFile = scan.ir;
   auto isMember = [&](const DirEntry &e) {
     return e.type == DirEntry::Type::File && e.name != scan.ir &&
@@ -102,29 +140,45 @@ llvm::Error aimodel::strip::stripAsset(int assetFd, const AssetScan &scan,
   UniqueFd irOut;
   if (outFd >= 0) {
     llvm::Expected<mode_t> mode = permissionsOf(ir->fd.get());
-    llvm::Expected<UniqueFd> created =
-        mode ? createFile(outFd, scan.ir, *mode) : mode.takeError();
+    if (!mode)
+      return unusableInput(irPath, mode.takeError());
+    llvm::Expected<UniqueFd> created = createFile(outFd, scan.ir, *mode);
     if (!created)
-      return fileError(bundle::joinPath(outcome.output, scan.ir),
-                       created.takeError());
+      return fileError(irOutPath, created.takeError());
     irOut = std::move(*created);
   }
+  StripOptions withHash = options;
+  withHash.hashInput = true; // main.hash is checked against it
   llvm::Expected<FileStripResult> result =
-      stripFile(*ir, irPath, irOut ? irOut.get() : -1, options);
+      stripFile(*ir, irPath, irOut ? irOut.get() : -1, irOutPath, withHash);
   if (!result)
-    return fileError(irPath, result.takeError());
+    return result.takeError();
   outcome.result = std::move(*result);
   if (outcome.result.refused) {
     outcome.skipped = scan.ir + ": " + printablePath(*outcome.result.refused);
     return llvm::Error::success();
   }
+  // No laundering: a hash that does not verify is not replaced by a good
+  // one unless asked.
+  if (std::optional<std::string> problem =
+          hashProblem(scan.hash, outcome.result.inputDigest, scan.ir)) {
+    if (!rehash) {
+      outcome.skipped = *problem +
+                        ": the asset is corrupt or was changed after it was "
+                        "exported; not stripped (--rehash strips it and "
+                        "writes a new hash)";
+      return llvm::Error::success();
+    }
+    outcome.rehashed = *problem;
+  }
   if (outFd < 0)
     return llvm::Error::success();
   if (!outcome.result.verified)
-    return fileError(irPath, "verification failed: the written file was "
-                             "not verified");
+    return fileError(irOutPath, "verification failed: the written file was "
+                                "not verified");
 
-  // main.hash: the raw SHA-256 of the new mlirb, with the old one's bits.
+  // main.hash: the raw SHA-256 of the new mlirb as written, with the old
+  // one's bits.
   mode_t hashMode = 0644;
   if (llvm::Expected<support::RegularFile> oldHash =
           support::openRegularFile(assetFd, "main.hash", Symlinks::Refuse)) {
@@ -150,26 +204,26 @@ llvm::Error aimodel::strip::stripAsset(int assetFd, const AssetScan &scan,
   // first), their permission bits once filled (deepest first).
   std::vector<std::pair<std::string, mode_t>> folders;
   for (const DirEntry &e : scan.below) {
+    std::string in = bundle::joinPath(outcome.input, e.name);
+    std::string out = bundle::joinPath(outcome.output, e.name);
     if (e.type == DirEntry::Type::Directory) {
       auto [parent, base] = splitRel(e.name);
       llvm::Expected<UniqueFd> source = openBelow(assetFd, e.name);
       llvm::Expected<mode_t> mode =
           source ? permissionsOf(source->get()) : source.takeError();
       if (!mode)
-        return fileError(bundle::joinPath(outcome.input, e.name),
-                         mode.takeError());
+        return fileError(in, mode.takeError());
       llvm::Expected<UniqueFd> target = openBelow(outFd, parent);
       llvm::Expected<UniqueFd> made =
           target ? makeFolder(target->get(), base) : target.takeError();
       if (!made)
-        return fileError(bundle::joinPath(outcome.output, e.name),
-                         made.takeError());
+        return fileError(out, made.takeError());
       folders.emplace_back(e.name, *mode);
     } else if (isMember(e)) {
-      llvm::Expected<uint64_t> copied = copyFile(assetFd, e.name, outFd);
+      llvm::Expected<uint64_t> copied =
+          copyFile(assetFd, e.name, outFd, in, out);
       if (!copied)
-        return fileError(bundle::joinPath(outcome.input, e.name),
-                         copied.takeError());
+        return copied.takeError();
     }
   }
   for (auto it = folders.rbegin(); it != folders.rend(); ++it)
@@ -179,7 +233,30 @@ llvm::Error aimodel::strip::stripAsset(int assetFd, const AssetScan &scan,
   llvm::Expected<mode_t> assetMode = permissionsOf(assetFd);
   if (!assetMode)
     return fileError(outcome.input, assetMode.takeError());
-  if (llvm::Error err = finishFolder(outFd, "", *assetMode))
+  if (outputMode)
+    *outputMode = *assetMode;
+  else if (llvm::Error err = finishFolder(outFd, "", *assetMode))
     return fileError(outcome.output, std::move(err));
+
+  // The asset is as it was read: its mlirb is still the file stripped, and
+  // main.hash did not change.
+  llvm::Expected<std::optional<support::FileState>> irNow =
+      support::stateAt(assetFd, scan.ir);
+  llvm::Expected<support::FileState> irRead = support::stateOf(ir->fd.get());
+  llvm::Expected<std::optional<support::FileState>> hashNow =
+      support::stateAt(assetFd, "main.hash");
+  if (!irNow || !irRead || !hashNow) {
+    llvm::consumeError(irNow.takeError());
+    llvm::consumeError(irRead.takeError());
+    llvm::consumeError(hashNow.takeError());
+    return fileError(outcome.input, "cannot be examined again");
+  }
+  bool same = *irNow && (*irNow)->identity == irRead->identity &&
+              bool(*hashNow) == bool(scan.hash) &&
+              (!scan.hash || **hashNow == scan.hashState);
+  if (!same)
+    return fileError(outcome.input, "changed while it was stripped (an "
+                                    "exporter still writing it?); nothing "
+                                    "written");
   return llvm::Error::success();
 }

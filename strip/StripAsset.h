@@ -11,21 +11,20 @@
 
 #include "bundle/Bundle.h"
 #include "strip/StripTree.h"
+#include "support/FileSystem.h"
 #include "support/SafeFile.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace aimodel::strip {
-
-/// "<path>: <message>", the path printable.
-llvm::Error fileError(const std::string &path, llvm::Error error);
-llvm::Error fileError(const std::string &path, const llvm::Twine &message);
 
 /// "a/b/c" -> ("a/b", "c"); "c" -> ("", "c").
 std::pair<llvm::StringRef, llvm::StringRef> splitRel(llvm::StringRef rel);
@@ -38,7 +37,16 @@ struct AssetScan {
   std::optional<std::string> skip;     ///< why it cannot be stripped whole
   std::string ir;                      ///< "main.mlirb"
   std::vector<bundle::DirEntry> below; ///< every entry, relative names
+  /// main.hash as read (its first 4 KiB), and its state; none if missing.
+  std::optional<std::string> hash;
+  support::FileState hashState;
 };
+
+/// Why `hash` (main.hash as read) is not `digest` (the mlirb's SHA-256),
+/// or nullopt when it is.
+std::optional<std::string> hashProblem(const std::optional<std::string> &hash,
+                                       const std::array<uint8_t, 32> &digest,
+                                       llvm::StringRef irName);
 
 /// Lists the asset `assetFd` (named `kindName`, reported as `path`) to the
 /// bottom. Skipped: it holds a symlink, FIFO or device; its mlirb is missing
@@ -49,10 +57,15 @@ llvm::Expected<AssetScan> scanAsset(int assetFd, llvm::StringRef kindName,
 
 /// Strips the scanned asset `assetFd` into the empty folder `outFd` (< 0:
 /// a dry run), filling `outcome` (its input and output paths set by the
-/// caller). `outcome.skipped` is set when the core refuses the IR; the
-/// caller then removes the folder.
+/// caller). `outcome.skipped` is set when the core refuses the IR or the
+/// old main.hash does not verify (unless `rehash`); the caller then removes
+/// the folder. Errors name the file; an UnusableInput one (the mlirb cannot
+/// be read or decoded) lets a tree skip the asset. With `outputMode`, the
+/// output folder's own permission bits are put there, not applied (a
+/// folder published by rename must still be writable then).
 llvm::Error stripAsset(int assetFd, const AssetScan &scan, int outFd,
-                       const StripOptions &options, AssetOutcome &outcome);
+                       const StripOptions &options, bool rehash,
+                       AssetOutcome &outcome, mode_t *outputMode = nullptr);
 
 } // namespace aimodel::strip
 

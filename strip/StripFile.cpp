@@ -4,11 +4,16 @@
 
 #include "bundle/FileReading.h"
 #include "bytecode/BytecodeWriter.h"
+#include "strip/OutputTree.h"
 #include "strip/StripPlan.h"
+#include "support/FileSystem.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <condition_variable>
 #include <fcntl.h>
 #include <future>
+#include <mutex>
 #include <optional>
 #include <sys/stat.h>
 #include <thread>
@@ -59,30 +64,25 @@ private:
   uint64_t count = 0;
 };
 
-/// Writes to a file descriptor, hashing every byte on its way. Ranges of
-/// the input (the weights) are copied by the kernel (copy_file_range) while
-/// a second thread hashes the same range with pread: weights pass through a
-/// few MiB of this process's memory, never through the input's mapping.
-/// That hash may still run when the file is complete (finish() waits for
-/// it), so the caller can verify the written file meanwhile; bytes written
-/// after such a range are hashed once it is done.
+/// Writes to a file descriptor. The SHA-256 is of the bytes written, read
+/// back from the output by a second thread that follows the writer: the
+/// bytes main.hash records are the bytes in the file, whatever the input
+/// did meanwhile. Ranges of the input (the weights) are copied by the
+/// kernel where it can, in chunks, so the read-back overlaps the copy.
 class FileSink : public bytecode::ByteSink {
 public:
-  FileSink(int inputFd, int outputFd) : inputFd(inputFd), outputFd(outputFd) {}
-  ~FileSink() {
-    if (hasher.joinable())
-      hasher.join();
-    if (hashed)
-      llvm::consumeError(std::move(*hashed));
-  }
+  FileSink(int inputFd, int outputFd)
+      : inputFd(inputFd), outputFd(outputFd),
+        hasher([this] { hashWritten(); }) {}
+  ~FileSink() { stopHashing(); }
 
   llvm::Error write(llvm::StringRef bytes) override {
-    if (hasher.joinable())
-      hashLater.append(bytes.begin(), bytes.end());
-    else
-      hash.update(bytes);
-    count += bytes.size();
-    return support::writeAll(outputFd, bytes);
+    if (llvm::Error err = support::writeAll(outputFd, bytes)) {
+      writeFailed = true;
+      return err;
+    }
+    advance(bytes.size());
+    return llvm::Error::success();
   }
 
   llvm::Error copyRange(bytecode::Span range) override {
@@ -90,19 +90,17 @@ public:
       return readRange(range, [&](llvm::StringRef bytes) -> llvm::Error {
         return write(bytes);
       });
-    if (llvm::Error err = waitForHash())
-      return err;
-    hasher = std::thread([this, range] {
-      hashed.emplace(
-          readRange(range, [&](llvm::StringRef bytes) -> llvm::Error {
-            hash.update(bytes);
-            return llvm::Error::success();
-          }));
-    });
-    if (llvm::Error err =
-            support::copyRange(inputFd, range.offset, range.size, outputFd))
-      return err;
-    count += range.size;
+    for (uint64_t at = range.offset; at < range.end();) {
+      uint64_t size = std::min<uint64_t>(kChunkBytes, range.end() - at);
+      support::IOSide side = support::IOSide::Read;
+      if (llvm::Error err =
+              support::copyRange(inputFd, at, size, outputFd, &side)) {
+        writeFailed = side == support::IOSide::Write;
+        return err;
+      }
+      advance(size);
+      at += size;
+    }
     return llvm::Error::success();
   }
 
@@ -111,30 +109,71 @@ public:
     return readAt(inputFd, range);
   }
 
-  /// The SHA-256 of everything written, once the hashing is done.
+  /// The last error was the output's, not the input's.
+  bool failedWriting() const { return writeFailed; }
+
+  /// The SHA-256 of the file as written, once read back.
   llvm::Expected<bundle::Sha256Digest> finish() {
-    if (llvm::Error err = waitForHash())
-      return err;
+    stopHashing();
+    if (hashError)
+      return std::move(*hashError);
     return hash.finish();
   }
 
 private:
-  /// Ranges from this size on are copied by the kernel.
+  /// Ranges from this size on are copied by the kernel, in chunks of this.
   static constexpr uint64_t kKernelCopyBytes = 16 << 20;
+  static constexpr uint64_t kChunkBytes = 64 << 20;
 
-  /// Waits for the hash of a copied range, then hashes what was written
-  /// after it.
-  llvm::Error waitForHash() {
+  void advance(uint64_t bytes) {
+    count += bytes;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      published = count;
+    }
+    ready.notify_one();
+  }
+
+  void stopHashing() {
     if (!hasher.joinable())
-      return llvm::Error::success();
+      return;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      done = true;
+    }
+    ready.notify_one();
     hasher.join();
-    llvm::Error err = std::move(*hashed);
-    hashed.reset();
-    if (err)
-      return err;
-    hash.update(hashLater);
-    hashLater.clear();
-    return llvm::Error::success();
+  }
+
+  /// The read-back: hashes [hashed, published) as it grows.
+  void hashWritten() {
+    std::vector<char> buffer(4 << 20);
+    uint64_t hashed = 0;
+    while (true) {
+      uint64_t until;
+      bool finished;
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        ready.wait(lock, [&] { return done || published > hashed; });
+        until = published;
+        finished = done;
+      }
+      while (hashed < until) {
+        size_t want = size_t(std::min<uint64_t>(buffer.size(), until - hashed));
+        ssize_t n = ::pread(outputFd, buffer.data(), want, off_t(hashed));
+        if (n < 0 && errno == EINTR)
+          continue;
+        if (n <= 0) {
+          hashError.emplace(
+              ioError("cannot read the output back", n < 0 ? errno : EIO));
+          return;
+        }
+        hash.update(llvm::StringRef(buffer.data(), size_t(n)));
+        hashed += uint64_t(n);
+      }
+      if (finished && hashed >= until)
+        return;
+    }
   }
 
   template <typename Consume>
@@ -157,10 +196,14 @@ private:
 
   int inputFd, outputFd;
   uint64_t count = 0;
+  bool writeFailed = false;
   bundle::Sha256 hash;
-  std::thread hasher;
-  std::optional<llvm::Error> hashed;
-  std::string hashLater;
+  std::optional<llvm::Error> hashError;
+  std::mutex mutex;
+  std::condition_variable ready;
+  uint64_t published = 0;
+  bool done = false;
+  std::thread hasher; ///< last: started once the rest exists
 };
 
 llvm::Expected<std::unique_ptr<bytecode::BytecodeFile>>
@@ -177,27 +220,58 @@ decode(int fd, uint64_t size, llvm::StringRef name) {
 
 } // namespace
 
-llvm::Expected<FileStripResult>
-aimodel::strip::stripFile(const support::RegularFile &input,
-                          llvm::StringRef name, int outputFd,
-                          const StripOptions &options) {
-  // The input's hash (for the report) on a second core from the start: it
-  // overlaps decoding, planning and verifying, where this core works alone.
+llvm::Expected<FileStripResult> aimodel::strip::stripFile(
+    const support::RegularFile &input, llvm::StringRef inputName, int outputFd,
+    llvm::StringRef outputName, const StripOptions &options) {
+  // The input's problems make it unusable (a tree skips its asset); that
+  // it changed, and the output's, stop the run.
+  auto inputError = [&](llvm::Error err) {
+    return unusableInput(inputName.str(), std::move(err));
+  };
+  auto outputError = [&](llvm::Error err) {
+    return fileError(outputName.str(), std::move(err));
+  };
+  llvm::Expected<support::FileState> before = support::stateOf(input.fd.get());
+  if (!before)
+    return inputError(before.takeError());
+  // The input's hash (main.hash is checked against it) on a second core
+  // from the start: it overlaps decoding, planning and verifying.
   std::future<llvm::Expected<bundle::Sha256Digest>> inputDigest;
-  if (outputFd >= 0 && options.hashInput) {
+  if (options.hashInput) {
     support::RegularFile copy{
         support::UniqueFd(::fcntl(input.fd.get(), F_DUPFD_CLOEXEC, 0)),
         input.size};
     if (!copy.fd)
-      return ioError("cannot duplicate a descriptor", errno);
+      return inputError(ioError("cannot duplicate a descriptor", errno));
     inputDigest = std::async(
         std::launch::async,
         [](support::RegularFile file) { return bundle::sha256File(file); },
         std::move(copy));
   }
-  auto file = decode(input.fd.get(), input.size, name);
+  auto inputHash = [&](FileStripResult &result) -> llvm::Error {
+    if (!inputDigest.valid())
+      return llvm::Error::success();
+    llvm::Expected<bundle::Sha256Digest> digest = inputDigest.get();
+    if (!digest)
+      return inputError(digest.takeError());
+    result.inputDigest = *digest;
+    result.inputSha256 = bundle::toHex(*digest);
+    return llvm::Error::success();
+  };
+  auto unchanged = [&]() -> llvm::Error {
+    llvm::Expected<support::FileState> after = support::stateOf(input.fd.get());
+    if (!after)
+      return inputError(after.takeError());
+    if (*after != *before || after->size != input.size)
+      return fileError(inputName.str(),
+                       "changed while it was stripped (an exporter still "
+                       "writing it?); nothing written");
+    return llvm::Error::success();
+  };
+
+  auto file = decode(input.fd.get(), input.size, inputName);
   if (!file)
-    return file.takeError();
+    return inputError(file.takeError());
   StripPlan plan = planStrip(**file, options);
   FileStripResult result;
   result.bytesBefore = input.size;
@@ -207,17 +281,23 @@ aimodel::strip::stripFile(const support::RegularFile &input,
   result.opIdLocations = plan.opIdLocations;
   result.entriesRemoved = plan.entriesRemoved;
   result.stringsRemoved = plan.stringsRemoved;
-  result.stringsKept = plan.stringsKept;
-  result.keptReason = plan.keptReason;
-  result.keptExamples = plan.keptExamples;
-  if (plan.refused)
+  result.possiblyUsedLocations = plan.possiblyUsedLocations;
+  result.kept = plan.kept;
+  if (plan.refused) {
+    if (llvm::Error err = inputHash(result))
+      return err;
     return result;
+  }
 
   if (outputFd < 0) {
     CountingSink sink(input.fd.get());
     if (auto err = bytecode::writeBytecode(**file, plan.edits, sink))
-      return err;
+      return inputError(std::move(err));
     result.bytesAfter = sink.written();
+    if (llvm::Error err = inputHash(result))
+      return err;
+    if (llvm::Error err = unchanged())
+      return err;
     return result;
   }
 
@@ -225,7 +305,8 @@ aimodel::strip::stripFile(const support::RegularFile &input,
   // comes after verification) but is not forced to disk.
   FileSink sink(input.fd.get(), outputFd);
   if (auto err = bytecode::writeBytecode(**file, plan.edits, sink))
-    return err;
+    return sink.failedWriting() ? outputError(std::move(err))
+                                : inputError(std::move(err));
   // Verification needs only this record of the input: release the input's
   // tables before the output's are built.
   StripExpectation expected = StripExpectation::record(**file, plan);
@@ -235,30 +316,33 @@ aimodel::strip::stripFile(const support::RegularFile &input,
 
   struct stat st;
   if (::fstat(outputFd, &st) != 0)
-    return ioError("cannot stat the output", errno);
+    return outputError(ioError("cannot stat", errno));
   if (uint64_t(st.st_size) != result.bytesAfter)
-    return llvm::createStringError(
-        "verification failed: the output holds %llu bytes, %llu were written",
-        (unsigned long long)st.st_size, (unsigned long long)result.bytesAfter);
-  auto reread = decode(outputFd, result.bytesAfter, name);
+    return outputError(llvm::createStringError(
+        "verification failed: it holds %llu bytes, %llu were written",
+        (unsigned long long)st.st_size, (unsigned long long)result.bytesAfter));
+  auto reread = decode(outputFd, result.bytesAfter, outputName);
   if (!reread)
-    return llvm::createStringError(
+    return outputError(llvm::createStringError(
         "verification failed: the written file cannot be decoded: " +
-        llvm::toString(reread.takeError()));
+        llvm::toString(reread.takeError())));
   if (auto err = expected.check(**reread, options))
-    return err;
-  // The weights' hash ran while the file was read back and checked.
+    return outputError(std::move(err));
+  // What the written file still holds, found as the audit finds it.
+  bytecode::Reachability reach = bytecode::findReachable(**reread);
+  result.kept =
+      keptPayloadOf(passes::scanPayload(**reread, reach), reach.opaque);
+  reread->reset();
+  // The read-back hash ran while the file was decoded and checked.
   llvm::Expected<bundle::Sha256Digest> written = sink.finish();
   if (!written)
-    return written.takeError();
+    return outputError(written.takeError());
   result.outputDigest = *written;
   result.outputSha256 = bundle::toHex(result.outputDigest);
-  if (inputDigest.valid()) {
-    llvm::Expected<bundle::Sha256Digest> digest = inputDigest.get();
-    if (!digest)
-      return digest.takeError();
-    result.inputSha256 = bundle::toHex(*digest);
-  }
+  if (llvm::Error err = inputHash(result))
+    return err;
+  if (llvm::Error err = unchanged())
+    return err;
   result.verified = true;
   return result;
 }

@@ -41,16 +41,24 @@ enum class LocationMode {
 
 struct StripOptions {
   LocationMode locations = LocationMode::Unknown;
-  /// Also hash the input (FileStripResult::inputSha256), on a second core.
-  /// Only reports that show it need it: it doubles the hashing work.
+  /// Also hash the input (FileStripResult::inputDigest), on a second core:
+  /// to check an asset's main.hash, or for a report that shows it.
   bool hashInput = true;
+};
+
+/// Debug payload a stripped file still holds, and why.
+struct KeptPayload {
+  uint64_t count = 0;                ///< distinct strings or pieces
+  std::vector<std::string> examples; ///< up to three
+  std::string reason;                ///< empty when count is 0
 };
 
 /// The outcome for one file. `refused` set: the file cannot be stripped
 /// (nothing was written; the caller skips the asset, exit 1).
 struct FileStripResult {
   std::optional<std::string> refused;
-  std::string inputSha256;  ///< hex; empty in a dry run or unless hashInput
+  std::string inputSha256;               ///< hex; empty unless hashInput
+  std::array<uint8_t, 32> inputDigest{}; ///< raw; zero unless hashInput
   std::string outputSha256; ///< hex; empty in a dry run or when refused
   std::array<uint8_t, 32> outputDigest{}; ///< raw, for main.hash
   uint64_t bytesBefore = 0;
@@ -60,21 +68,27 @@ struct FileStripResult {
   uint64_t opIdLocations = 0;  ///< of those, given an op-id NameLoc (OpId)
   uint64_t entriesRemoved = 0; ///< attribute entries blanked
   uint64_t stringsRemoved = 0; ///< strings blanked
-  /// Strings with debug payload (paths, user names, hashes) still in the
-  /// file, why, and up to three of them.
-  uint64_t stringsKept = 0;
-  std::string keptReason;
-  std::vector<std::string> keptExamples;
+  /// Of the entries blanked: locations only private bytes may refer to,
+  /// made loc(unknown) at their index (still locations).
+  uint64_t possiblyUsedLocations = 0;
+  /// Debug payload (paths, user names, hashes) still in the file: as
+  /// planned in a dry run, as found in the written file otherwise.
+  KeptPayload kept;
   bool verified = false; ///< written, re-read and compared
 };
 
-/// Strips bytecode file `input` (`name` for messages) into `outputFd`, a
-/// new empty regular file opened for reading and writing, then re-reads and
-/// verifies it. With outputFd < 0, a dry run: plans and measures only.
-/// Errors: the input cannot be decoded ("byte N: ..."), writing fails, or
-/// the written file fails verification; the caller then removes the output.
+/// Strips bytecode file `input` into `outputFd`, a new empty regular file
+/// opened for reading and writing, then re-reads and verifies it, and
+/// checks that the input did not change meanwhile. With outputFd < 0, a
+/// dry run: plans and measures only. Errors, each naming the file that
+/// failed as the user sees it (`inputName`, or `outputName` for a write or
+/// verification failure): the input cannot be decoded ("byte N: ...") or
+/// changed, writing fails, or the written file fails verification; the
+/// caller then removes the output.
 llvm::Expected<FileStripResult> stripFile(const support::RegularFile &input,
-                                          llvm::StringRef name, int outputFd,
+                                          llvm::StringRef inputName,
+                                          int outputFd,
+                                          llvm::StringRef outputName,
                                           const StripOptions &options);
 
 } // namespace aimodel::strip

@@ -47,7 +47,7 @@ llvm::Expected<FileStripResult> stripPath(const std::string &inputPath,
     output = support::UniqueFd(::open(
         outputPath.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
   return strip::stripFile(*input, inputPath, output ? output.get() : -1,
-                          options);
+                          outputPath, options);
 }
 
 /// What `mlir-opt-22 ARGS FILE` prints (stdout), or "" with a failure.
@@ -111,7 +111,7 @@ TEST_F(StripFileTest, LegacyLocationsBecomeUnknown) {
   // 3 block arguments do (the composite's input, the scan body's two).
   EXPECT_EQ(result->opLocations, 11u);
   EXPECT_EQ(result->blockArgumentLocations, 3u);
-  EXPECT_EQ(result->stringsKept, 0u);
+  EXPECT_EQ(result->kept.count, 0u);
   EXPECT_GT(result->stringsRemoved, 0u);
   EXPECT_GT(result->entriesRemoved, 0u);
 
@@ -214,10 +214,10 @@ TEST_F(StripFileTest, StringsOnlyAttributesUseAreKeptAndReported) {
   ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
   EXPECT_TRUE(result->verified);
   EXPECT_EQ(result->opLocations, 1u);
-  EXPECT_EQ(result->stringsKept, 1u);
-  ASSERT_EQ(result->keptExamples.size(), 1u);
-  EXPECT_EQ(result->keptExamples[0], "/Users/alice/model.py");
-  EXPECT_NE(result->keptReason.find("op attributes"), std::string::npos);
+  EXPECT_EQ(result->kept.count, 1u);
+  ASSERT_EQ(result->kept.examples.size(), 1u);
+  EXPECT_EQ(result->kept.examples[0], "/Users/alice/model.py");
+  EXPECT_NE(result->kept.reason.find("op attributes"), std::string::npos);
   std::string out = readText(scratch.path("out.mlirb"));
   EXPECT_EQ(out.find("other.py"), std::string::npos);
 }

@@ -5,6 +5,7 @@
 #include "bytecode/EntryReferences.h"
 #include "mlir-passes/BytecodeLocationView.h"
 #include "mlir-passes/DebugPayload.h"
+#include "mlir-passes/PayloadScan.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
@@ -74,71 +75,6 @@ private:
   llvm::DenseMap<uint64_t, uint64_t> choices;
 };
 
-/// Attribute entries and strings the written file still refers to. `opaque`
-/// when some reachable part cannot be seen into.
-struct Reachable {
-  std::vector<bool> attributes, types, strings;
-  bool opaque = false;
-};
-
-Reachable findReachable(const BytecodeFile &file, const StripPlan &plan) {
-  Reachable out;
-  out.attributes.assign(file.attributes().size(), false);
-  out.types.assign(file.types().size(), false);
-  out.strings.assign(file.strings().size(), false);
-  bytecode::ReferenceFinder finder(file);
-  std::vector<uint64_t> attrWork, typeWork;
-  auto addRefs = [&](const bytecode::EntryReferences &refs) {
-    out.opaque |= refs.opaque;
-    attrWork.insert(attrWork.end(), refs.attributes.begin(),
-                    refs.attributes.end());
-    typeWork.insert(typeWork.end(), refs.types.begin(), refs.types.end());
-    for (uint64_t str : refs.strings)
-      out.strings[str] = true;
-  };
-  for (const bytecode::Dialect &dialect : file.dialects())
-    out.opaque |= dialect.versionBlob.has_value();
-  for (uint64_t str : finder.containerStrings())
-    out.strings[str] = true;
-  const auto &ops = file.operations();
-  for (uint32_t i = 0; i < ops.size(); ++i) {
-    auto edited = plan.edits.opLocations.find(i);
-    attrWork.push_back(edited == plan.edits.opLocations.end() ? ops[i].location
-                                                              : edited->second);
-    addRefs(finder.ofOp(ops[i]));
-  }
-  const auto &blocks = file.blocks();
-  for (uint32_t b = 0; b < blocks.size(); ++b)
-    for (uint32_t a = 0; a < blocks[b].arguments.size(); ++a) {
-      typeWork.push_back(blocks[b].arguments[a].type);
-      uint64_t loc = blocks[b].arguments[a].location;
-      auto edited = plan.edits.blockArgLocations.find({b, a});
-      if (edited != plan.edits.blockArgLocations.end())
-        loc = edited->second;
-      if (loc != kNone)
-        attrWork.push_back(loc);
-    }
-  while (!attrWork.empty() || !typeWork.empty()) {
-    if (!attrWork.empty()) {
-      uint64_t index = attrWork.back();
-      attrWork.pop_back();
-      // Appended entries (loc(unknown)) refer to nothing.
-      if (index >= out.attributes.size() || out.attributes[index])
-        continue;
-      out.attributes[index] = true;
-      addRefs(finder.ofAttribute(index));
-    } else {
-      uint64_t index = typeWork.back();
-      typeWork.pop_back();
-      if (out.types[index])
-        continue;
-      out.types[index] = true;
-      addRefs(finder.ofType(index));
-    }
-  }
-  return out;
-}
-
 void chooseLocations(const BytecodeFile &file, const StripOptions &options,
                      StripPlan &plan) {
   LocationChoice choice(file, options);
@@ -178,13 +114,20 @@ void chooseLocations(const BytecodeFile &file, const StripOptions &options,
                    ") that only their dialect can rewrite; re-export the "
                    "model in RELEASE mode instead";
   }
-  if (!needUnknown)
+  plan.needsUnknown = needUnknown;
+}
+
+/// Gives the ops that lose their location an index of loc(unknown): an
+/// existing entry, else an entry blanked anyway (a blank is loc(unknown)),
+/// else a new one, so a strip that removes anything never grows a file.
+void placeUnknownLocation(const BytecodeFile &file, StripPlan &plan) {
+  if (!plan.needsUnknown)
     return;
-  for (uint64_t i = 0; i < file.attributes().size(); ++i)
-    if (file.attrKind(i) == AttrKind::UnknownLoc) {
+  for (uint64_t i = 0;
+       i < file.attributes().size() && plan.unknownLocation == kNone; ++i)
+    if (file.attrKind(i) == AttrKind::UnknownLoc ||
+        plan.edits.blankedAttributes[i])
       plan.unknownLocation = i;
-      break;
-    }
   if (plan.unknownLocation == kNone) {
     plan.unknownLocation = file.attributes().size();
     plan.edits.appendedAttributes.push_back(bytecode::encodeUnknownLoc());
@@ -201,7 +144,63 @@ bool hasPayloadString(const BytecodeFile &file) {
   return false;
 }
 
+/// A private entry nothing reaches is blanked only when it carries payload:
+/// a blank is a change, made only where it removes something.
+bool entryHoldsPayload(const BytecodeFile &file, uint64_t index) {
+  bool any = false;
+  passes::classifyBytes(
+      file.bytesOf(file.attributes()[index].encoding),
+      [&](passes::PayloadKind, llvm::StringRef) { any = true; });
+  return any;
+}
+
 } // namespace
+
+KeptPayload aimodel::strip::keptPayloadOf(const passes::PayloadScan &scan,
+                                          bool opaque) {
+  KeptPayload kept;
+  kept.count = scan.pieces.size();
+  for (size_t i = 0; i < scan.pieces.size() && i < kExamples; ++i)
+    kept.examples.push_back(scan.pieces[i]);
+  if (!kept.count)
+    return kept;
+  std::set<passes::PayloadPlace> places;
+  llvm::SetVector<llvm::StringRef> origins;
+  for (const passes::PayloadHit &hit : scan.hits) {
+    places.insert(hit.place);
+    if (hit.place == passes::PayloadPlace::PrivateEntry && !hit.origin.empty())
+      origins.insert(hit.origin);
+  }
+  std::string reason;
+  auto add = [&](llvm::StringRef why) {
+    reason += (reason.empty() ? "" : "; ") + why.str();
+  };
+  using passes::PayloadPlace;
+  if (places.count(PayloadPlace::Attribute))
+    add("op attributes or types the file keeps use them");
+  if (places.count(PayloadPlace::Property))
+    add("op properties the file keeps use them");
+  if (places.count(PayloadPlace::Location))
+    add("locations the file keeps use them");
+  if (places.count(PayloadPlace::Container))
+    add("they name dialects, ops or resources");
+  if (places.count(PayloadPlace::PrivateEntry)) {
+    std::string who;
+    for (size_t i = 0; i < origins.size() && i < kExamples; ++i)
+      who += (i ? ", " : "") + origins[i].str();
+    if (origins.size() > kExamples)
+      who += ", ...";
+    add((who.empty() ? std::string("private-dialect entries") : who) +
+        " may refer to them (private bytes are kept as they are, and these "
+        "hold them or their index as a varint)");
+  }
+  if (places.count(PayloadPlace::Unreferenced))
+    add(opaque ? "the file holds an entry whose references cannot be "
+                 "bounded, so nothing could be removed"
+               : "nothing refers to them");
+  kept.reason = reason;
+  return kept;
+}
 
 StripPlan aimodel::strip::planStrip(const BytecodeFile &file,
                                     const StripOptions &options) {
@@ -214,38 +213,54 @@ StripPlan aimodel::strip::planStrip(const BytecodeFile &file,
   if (plan.refused)
     return plan;
 
-  Reachable reachable = findReachable(file, plan);
+  // What the rewritten IR still reaches (ops losing their location reach
+  // nothing through it).
+  bytecode::LocationOverrides written{&plan.edits.opLocations,
+                                      &plan.edits.blockArgLocations};
+  bytecode::Reachability reach = bytecode::findReachable(file, written);
   plan.edits.blankedAttributes.assign(file.attributes().size(), false);
   plan.edits.emptiedStrings.assign(file.strings().size(), false);
-  if (!reachable.opaque) {
+  if (!reach.opaque) {
+    // A location entry only private bytes may refer to (their varints may
+    // be its index) becomes loc(unknown) at its index: still a location,
+    // so whatever reads one there still can, without the payload.
+    for (uint64_t i = 0; i < file.attributes().size(); ++i)
+      if (reach.attributes[i] == bytecode::kReachedFromPossible &&
+          file.isLocation(i) && file.attrKind(i) != AttrKind::UnknownLoc) {
+        plan.edits.blankedAttributes[i] = true;
+        ++plan.possiblyUsedLocations;
+      }
+    if (plan.possiblyUsedLocations) {
+      written.blanked = &plan.edits.blankedAttributes;
+      reach = bytecode::findReachable(file, written);
+    }
+    // Everything else nothing reaches is blanked (builtin entries, and
+    // private ones that hold payload), every such string emptied.
     std::string blank = bytecode::encodeUnknownLoc();
     for (uint64_t i = 0; i < file.attributes().size(); ++i) {
-      if (reachable.attributes[i] || file.attrDialectName(i) != "builtin" ||
+      if (plan.edits.blankedAttributes[i]) {
+        ++plan.entriesRemoved;
+        continue;
+      }
+      if (reach.attributes[i] ||
           file.bytesOf(file.attributes()[i].encoding) == blank)
+        continue;
+      if (file.attrDialectName(i) != "builtin" && !entryHoldsPayload(file, i))
         continue;
       plan.edits.blankedAttributes[i] = true;
       ++plan.entriesRemoved;
     }
     for (uint64_t i = 0; i < file.strings().size(); ++i)
-      if (!reachable.strings[i] && !file.strings()[i].empty()) {
+      if (!reach.strings[i] && !file.strings()[i].empty()) {
         plan.edits.emptiedStrings[i] = true;
         ++plan.stringsRemoved;
       }
   }
-  llvm::SetVector<llvm::StringRef> kept;
-  for (uint64_t i = 0; i < file.strings().size(); ++i)
-    if (!plan.edits.emptiedStrings[i] && passes::hasPayload(file.strings()[i]))
-      kept.insert(file.strings()[i]);
-  plan.stringsKept = kept.size();
-  for (size_t i = 0; i < kept.size() && i < kExamples; ++i)
-    plan.keptExamples.push_back(kept[i].str());
-  if (!kept.empty())
-    plan.keptReason =
-        reachable.opaque
-            ? "the file holds entries the decoder cannot see into (private-"
-              "dialect attributes or types, natively encoded properties or "
-              "dialect versions), which may refer to any string"
-            : "still used by what the file keeps (op attributes, properties "
-              "or locations without payload)";
+  placeUnknownLocation(file, plan);
+
+  // What stays: the same scan the audit's AIM007 runs.
+  passes::PayloadScan left = passes::scanPayload(
+      file, reach, plan.edits.emptiedStrings, plan.edits.blankedAttributes);
+  plan.kept = keptPayloadOf(left, reach.opaque);
   return plan;
 }

@@ -6,17 +6,21 @@
 // is replaced. The choice uses the audit's own location predicates, so strip
 // and the rules agree on what a bare op id and a legacy call stack are.
 //
-// Blanking: after the rewrite, a builtin attribute entry or a string nothing
-// reachable refers to is emptied in place. Only when every reachable entry
-// is one the decoder can see into: a private-dialect entry, natively encoded
-// properties or a dialect version blob may refer to anything by index, and
-// then nothing is blanked (the report says which payload strings stayed).
+// Blanking: after the rewrite, an attribute entry or a string nothing
+// reachable refers to is emptied in place (bytecode/EntryReferences.h:
+// decoded entries' references are exact; those of private-dialect entries,
+// natively encoded properties and dialect versions are bounded by the
+// varint rule). Unreachable private entries are blanked only when they hold
+// payload. Only if something reachable cannot be bounded at all is nothing
+// blanked. What payload stays is found by the audit's own scan
+// (mlir-passes/PayloadScan.h) and reported with why.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AIMODEL_STRIP_STRIPPLAN_H
 #define AIMODEL_STRIP_STRIPPLAN_H
 
 #include "bytecode/BytecodeWriter.h"
+#include "mlir-passes/PayloadScan.h"
 #include "strip/StripFile.h"
 
 #include <optional>
@@ -29,17 +33,25 @@ struct StripPlan {
   /// Set when the file cannot be stripped (nothing is written).
   std::optional<std::string> refused;
   bytecode::BytecodeEdits edits;
+  /// Some op loses its location: it needs loc(unknown).
+  bool needsUnknown = false;
   /// Attribute index of loc(unknown) in the written file, if any op needs it.
   uint64_t unknownLocation = bytecode::kNone;
   uint64_t opLocations = 0, blockArgumentLocations = 0, opIdLocations = 0;
   uint64_t entriesRemoved = 0, stringsRemoved = 0;
-  uint64_t stringsKept = 0;
-  std::string keptReason;
-  std::vector<std::string> keptExamples;
+  /// Of the entries removed: locations only private bytes may refer to,
+  /// made loc(unknown) at their index.
+  uint64_t possiblyUsedLocations = 0;
+  /// Debug payload the written file will still hold.
+  KeptPayload kept;
 };
 
 StripPlan planStrip(const bytecode::BytecodeFile &file,
                     const StripOptions &options);
+
+/// What of `scan` stays, and why, in a report's words. `opaque`: some entry
+/// the file keeps could not be bounded (nothing was removed).
+KeptPayload keptPayloadOf(const passes::PayloadScan &scan, bool opaque);
 
 /// What the written file must hold, recorded from the input and the plan
 /// as hashes, so the input's tables can be released before the output is

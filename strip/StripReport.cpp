@@ -26,8 +26,9 @@ std::string plural(uint64_t n, llvm::StringRef word,
 }
 
 struct Totals {
-  uint64_t stripped = 0, skippedAssets = 0, verified = 0;
+  uint64_t stripped = 0, skippedAssets = 0, verified = 0, rehashed = 0;
   uint64_t bytesBefore = 0, bytesAfter = 0, ops = 0, blockArguments = 0;
+  uint64_t stringsKept = 0;
 };
 
 Totals totalsOf(const StripReport &report) {
@@ -43,6 +44,8 @@ Totals totalsOf(const StripReport &report) {
     t.bytesAfter += a.result.bytesAfter;
     t.ops += a.result.opLocations;
     t.blockArguments += a.result.blockArgumentLocations;
+    t.stringsKept += a.result.kept.count;
+    t.rehashed += a.rehashed.has_value();
   }
   return t;
 }
@@ -75,20 +78,25 @@ void writeAsset(llvm::raw_ostream &os, const StripReport &report,
   if (r.entriesRemoved || r.stringsRemoved)
     os << ", " << plural(r.entriesRemoved, "entry", "entries") << " and "
        << plural(r.stringsRemoved, "string") << " removed";
+  if (r.possiblyUsedLocations)
+    os << " ("
+       << plural(r.possiblyUsedLocations, "location entry", "location entries")
+       << " that private bytes may refer to made loc(unknown) in place)";
   os << ", " << r.bytesBefore << " -> " << r.bytesAfter << " bytes";
   if (a.membersCopied)
     os << ", " << plural(a.membersCopied, "other file") << " copied";
   if (!report.dryRun)
     os << (r.verified ? ", verified" : ", NOT verified");
   os << "\n";
-  if (r.stringsKept) {
-    os << "  kept " << plural(r.stringsKept, "string") << " with debug payload";
-    if (!r.keptReason.empty())
-      os << ": " << printablePath(r.keptReason);
-    for (size_t i = 0; i < r.keptExamples.size(); ++i)
-      os << (i ? ", " : " (e.g. ") << "\"" << printablePath(r.keptExamples[i])
+  if (a.rehashed)
+    os << "  " << *a.rehashed << ": a new main.hash is written (--rehash)\n";
+  if (r.kept.count) {
+    os << "  kept " << plural(r.kept.count, "string")
+       << " with debug payload, because " << printablePath(r.kept.reason);
+    for (size_t i = 0; i < r.kept.examples.size(); ++i)
+      os << (i ? ", " : " (e.g. ") << "\"" << printablePath(r.kept.examples[i])
          << "\"";
-    if (!r.keptExamples.empty())
+    if (!r.kept.examples.empty())
       os << ")";
     os << "\n";
   }
@@ -155,6 +163,9 @@ void aimodel::strip::writeStripText(llvm::raw_ostream &os,
          << " to skip";
     if (t.stripped)
       os << "; " << t.bytesBefore << " -> " << t.bytesAfter << " bytes";
+    if (t.stringsKept)
+      os << "; " << plural(t.stringsKept, "string") << " of debug payload "
+         << "would stay";
     os << "; nothing written\n";
     return;
   }
@@ -168,6 +179,8 @@ void aimodel::strip::writeStripText(llvm::raw_ostream &os,
        << " skipped";
   if (t.stripped)
     os << "; " << t.bytesBefore << " -> " << t.bytesAfter << " bytes";
+  if (t.stringsKept)
+    os << "; " << plural(t.stringsKept, "string") << " of debug payload kept";
   if (report.written)
     os << "; written to " << printablePath(report.output) << "\n";
   else
@@ -213,13 +226,15 @@ nlohmann::ordered_json aimodel::strip::toJson(const StripReport &report,
     one["bytes_after"] = r.bytesAfter;
     one["entries_removed"] = r.entriesRemoved;
     one["strings_removed"] = r.stringsRemoved;
+    one["locations_cleared_in_place"] = r.possiblyUsedLocations;
     json examples = json::array();
-    for (const std::string &e : r.keptExamples)
+    for (const std::string &e : r.kept.examples)
       examples.push_back(support::jsonPath(e).text);
     one["strings_kept"] = {
-        {"count", r.stringsKept},
-        {"reason", optionalText(support::jsonPath(r.keptReason).text)},
+        {"count", r.kept.count},
+        {"reason", optionalText(support::jsonPath(r.kept.reason).text)},
         {"examples", std::move(examples)}};
+    one["rehashed"] = a.rehashed ? json(*a.rehashed) : json(nullptr);
     if (report.mode != StripReport::Mode::File)
       one["members_copied"] = a.membersCopied;
     one["verified"] = report.dryRun ? json(nullptr) : json(bool(r.verified));
@@ -254,6 +269,8 @@ nlohmann::ordered_json aimodel::strip::toJson(const StripReport &report,
                     {"skipped_entries", report.skipped.size()},
                     {"bytes_before", t.bytesBefore},
                     {"bytes_after", t.bytesAfter},
+                    {"strings_kept", t.stringsKept},
+                    {"rehashed", t.rehashed},
                     {"locations_rewritten",
                      {{"ops", t.ops}, {"block_arguments", t.blockArguments}}}};
   return doc;

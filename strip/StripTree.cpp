@@ -35,6 +35,12 @@ using support::printablePath;
 using support::Symlinks;
 using support::UniqueFd;
 
+bool StripReport::anyKept() const {
+  return std::any_of(assets.begin(), assets.end(), [](const AssetOutcome &a) {
+    return !a.skipped && a.result.kept.count;
+  });
+}
+
 bool StripReport::anySkipped() const {
   return !skipped.empty() ||
          std::any_of(assets.begin(), assets.end(),
@@ -194,9 +200,10 @@ void noteStale(OutputSlot &slot, StripReport &report) {
     report.notes.push_back("cannot remove a stale temporary: " + failure);
 }
 
-llvm::Error publish(OutputSlot &slot, StripReport &report) {
+llvm::Error publish(OutputSlot &slot, StripReport &report,
+                    std::optional<mode_t> folderMode = std::nullopt) {
   std::string warning;
-  if (llvm::Error err = slot.publish(warning))
+  if (llvm::Error err = slot.publish(warning, folderMode))
     return err;
   report.written = true;
   if (!warning.empty())
@@ -204,36 +211,40 @@ llvm::Error publish(OutputSlot &slot, StripReport &report) {
   return llvm::Error::success();
 }
 
-/// SRC is one .aimodel: DST is its stripped copy.
+/// SRC is one .aimodel: DST is its stripped copy. One that cannot be
+/// stripped is an error: nothing is written.
 llvm::Error stripRootAsset(int sourceFd, const std::string &kindName,
-                           const TreeOptions &options, StripReport &report) {
+                           const InputGuard &guard, const TreeOptions &options,
+                           StripReport &report) {
   AssetOutcome outcome{report.input, report.output, "aimodel"};
+  mode_t folderMode = 0700;
   llvm::Expected<AssetScan> scan = scanAsset(sourceFd, kindName, report.input);
   if (!scan)
     return scan.takeError();
+  if (scan->skip)
+    return fileError(report.input, "cannot be stripped: " + *scan->skip);
   llvm::Expected<OutputSlot> slot =
-      OutputSlot::prepare(report.output, sourceFd, options.force);
+      OutputSlot::prepare(report.output, guard, options.force);
   if (!slot)
     return slot.takeError();
-  if (scan->skip) {
-    outcome.skipped = *scan->skip;
-  } else if (options.dryRun) {
-    if (llvm::Error err =
-            stripAsset(sourceFd, *scan, -1, options.file, outcome))
+  if (options.dryRun) {
+    if (llvm::Error err = stripAsset(sourceFd, *scan, -1, options.file,
+                                     options.rehash, outcome))
       return err;
   } else {
     noteStale(*slot, report);
     llvm::Expected<UniqueFd> out = slot->createTempFolder();
     if (!out)
       return fileError(report.output, out.takeError());
-    if (llvm::Error err =
-            stripAsset(sourceFd, *scan, out->get(), options.file, outcome))
-      return err;
-    if (outcome.skipped)
-      slot->discard();
-    else if (llvm::Error err = publish(*slot, report))
+    if (llvm::Error err = stripAsset(sourceFd, *scan, out->get(), options.file,
+                                     options.rehash, outcome, &folderMode))
       return err;
   }
+  if (outcome.skipped)
+    return fileError(report.input, "cannot be stripped: " + *outcome.skipped);
+  if (!options.dryRun)
+    if (llvm::Error err = publish(*slot, report, folderMode))
+      return err;
   if (options.progress)
     options.progress(1, 1);
   report.assets.push_back(std::move(outcome));
@@ -241,13 +252,13 @@ llvm::Error stripRootAsset(int sourceFd, const std::string &kindName,
 }
 
 /// SRC is a folder: DST mirrors it.
-llvm::Error stripRootTree(int sourceFd, const TreeOptions &options,
-                          StripReport &report) {
+llvm::Error stripRootTree(int sourceFd, const InputGuard &guard,
+                          const TreeOptions &options, StripReport &report) {
   llvm::Expected<TreePlan> plan = planTree(sourceFd, report.input);
   if (!plan)
     return plan.takeError();
   llvm::Expected<OutputSlot> slot =
-      OutputSlot::prepare(report.output, sourceFd, options.force);
+      OutputSlot::prepare(report.output, guard, options.force);
   if (!slot)
     return slot.takeError();
 
@@ -277,6 +288,18 @@ llvm::Error stripRootTree(int sourceFd, const TreeOptions &options,
       }));
   std::atomic<size_t> assetsDone{0};
   int outFd = outRoot ? outRoot.get() : -1;
+  // A file or asset the input does not let us use is skipped with the
+  // reason; anything else (a write error, a changed input) stops the run.
+  auto skipUnusable = [](llvm::Error err, std::optional<std::string> &why,
+                         const std::string &path) {
+    return llvm::handleErrors(std::move(err), [&](const UnusableInput &e) {
+      // "<path>: <reason>" says the path twice in "skipped <path>: ...".
+      llvm::StringRef text(e.message);
+      text.consume_front(printablePath(path) + ": ");
+      why = text.str();
+    });
+  };
+  std::vector<std::optional<std::string>> fileSkips(work.size());
   auto job = [&](size_t i) -> llvm::Error {
     const Item &item = work[i];
     std::string in = under(report.input, item.rel);
@@ -287,13 +310,15 @@ llvm::Error stripRootTree(int sourceFd, const TreeOptions &options,
         llvm::Expected<support::RegularFile> file =
             support::openRegularFile(sourceFd, item.rel, Symlinks::Refuse);
         if (!file)
-          return fileError(in, file.takeError());
+          return skipUnusable(unusableInput(in, file.takeError()), fileSkips[i],
+                              in);
         copies[i].bytes = file->size;
         return llvm::Error::success();
       }
-      llvm::Expected<uint64_t> copied = copyFile(sourceFd, item.rel, outFd);
+      llvm::Expected<uint64_t> copied =
+          copyFile(sourceFd, item.rel, outFd, in, out);
       if (!copied)
-        return fileError(in, copied.takeError());
+        return skipUnusable(copied.takeError(), fileSkips[i], in);
       copies[i].bytes = *copied;
       return llvm::Error::success();
     }
@@ -311,17 +336,20 @@ llvm::Error stripRootTree(int sourceFd, const TreeOptions &options,
     }
     llvm::Expected<UniqueFd> asset = openBelow(sourceFd, item.rel);
     if (!asset)
-      return fileError(in, asset.takeError());
+      return skipUnusable(unusableInput(in, asset.takeError()), outcome.skipped,
+                          in);
     llvm::StringRef name = bundle::baseName(item.rel);
     llvm::Expected<AssetScan> scan = scanAsset(asset->get(), name, in);
     if (!scan)
-      return scan.takeError();
+      return skipUnusable(scan.takeError(), outcome.skipped, in);
     if (scan->skip) {
       outcome.skipped = *scan->skip;
       return llvm::Error::success();
     }
     if (outFd < 0)
-      return stripAsset(asset->get(), *scan, -1, options.file, outcome);
+      return skipUnusable(stripAsset(asset->get(), *scan, -1, options.file,
+                                     options.rehash, outcome),
+                          outcome.skipped, in);
     llvm::StringRef parent = splitRel(item.rel).first;
     llvm::Expected<UniqueFd> target = openBelow(outFd, parent);
     llvm::Expected<UniqueFd> made =
@@ -329,10 +357,12 @@ llvm::Error stripRootTree(int sourceFd, const TreeOptions &options,
     if (!made)
       return fileError(out, made.takeError());
     if (llvm::Error err =
-            stripAsset(asset->get(), *scan, made->get(), options.file, outcome))
+            skipUnusable(stripAsset(asset->get(), *scan, made->get(),
+                                    options.file, options.rehash, outcome),
+                         outcome.skipped, in))
       return err;
-    if (outcome.skipped) // refused by the core: nothing of it is kept
-      if (llvm::Error err = removeTree(target->get(), name))
+    if (outcome.skipped) // nothing of a skipped asset is kept
+      if (llvm::Error err = removeTree(target->get(), name, slot->guard()))
         return fileError(out, std::move(err));
     return llvm::Error::success();
   };
@@ -341,17 +371,30 @@ llvm::Error stripRootTree(int sourceFd, const TreeOptions &options,
   if (llvm::Error err = firstError(errors))
     return err;
 
+  bool wrote = false;
   for (size_t i = 0; i < work.size(); ++i) {
-    if (work[i].kind == Item::File)
+    if (work[i].kind == Item::File && fileSkips[i]) {
+      report.skipped.push_back({copies[i].input, *fileSkips[i]});
+    } else if (work[i].kind == Item::File) {
       report.copied.push_back(std::move(copies[i]));
-    else if (work[i].kind == Item::Asset)
+      wrote = true;
+    } else if (work[i].kind == Item::Asset) {
+      wrote |= !outcomes[i].skipped;
       report.assets.push_back(std::move(outcomes[i]));
-    else
+    } else {
       report.skipped.push_back(
           {under(report.input, work[i].rel), work[i].reason});
+    }
   }
   if (options.dryRun)
     return llvm::Error::success();
+  if (!wrote) {
+    // A run that writes nothing creates nothing.
+    slot->discard();
+    report.notes.push_back("nothing was stripped or copied: " +
+                           printablePath(report.output) + " not created");
+    return llvm::Error::success();
+  }
 
   // Permission bits last (a read-only folder must be filled first), then
   // the rename that makes the whole output appear at once.
@@ -363,11 +406,9 @@ llvm::Error stripRootTree(int sourceFd, const TreeOptions &options,
       [](int fd, const Item &folder) {
         return finishFolder(fd, "", folder.mode);
       });
-  if (!finished)
-    finished = finishFolder(outRoot.get(), "", plan->rootMode);
   if (finished)
     return fileError(report.output, std::move(finished));
-  return publish(*slot, report);
+  return publish(*slot, report, plan->rootMode);
 }
 
 } // namespace
@@ -397,9 +438,12 @@ aimodel::strip::stripPath(const std::string &source,
     return fileError(source, llvm::Twine("is a ") + kCompiledBundleReason);
   if (kind)
     report.mode = StripReport::Mode::Asset;
+  llvm::Expected<InputGuard> guard = InputGuard::of(sourceFd->get(), source);
+  if (!guard)
+    return guard.takeError();
   llvm::Error err =
-      kind ? stripRootAsset(sourceFd->get(), kindName, options, report)
-           : stripRootTree(sourceFd->get(), options, report);
+      kind ? stripRootAsset(sourceFd->get(), kindName, *guard, options, report)
+           : stripRootTree(sourceFd->get(), *guard, options, report);
   if (err)
     return err;
   return report;
@@ -425,8 +469,11 @@ aimodel::strip::stripSingleFile(const std::string &input,
       return fileError(input, "is not a regular file");
     return fileError(input, support::errnoReason(code.value()));
   }
+  llvm::Expected<InputGuard> guard = InputGuard::of(file->fd.get(), input);
+  if (!guard)
+    return fileError(input, guard.takeError());
   llvm::Expected<OutputSlot> slot =
-      OutputSlot::prepare(output, file->fd.get(), options.force);
+      OutputSlot::prepare(output, *guard, options.force);
   if (!slot)
     return slot.takeError();
   AssetOutcome outcome{input, output, "file"};
@@ -441,17 +488,17 @@ aimodel::strip::stripSingleFile(const std::string &input,
     out = std::move(*created);
   }
   llvm::Expected<FileStripResult> result =
-      stripFile(*file, input, out ? out.get() : -1, options.file);
+      stripFile(*file, input, out ? out.get() : -1, output, options.file);
   if (!result)
-    return fileError(input, result.takeError());
+    return result.takeError();
   outcome.result = std::move(*result);
-  if (outcome.result.refused) {
-    outcome.skipped = printablePath(*outcome.result.refused);
-    slot->discard();
-  } else if (!options.dryRun) {
+  if (outcome.result.refused)
+    return fileError(input, "cannot be stripped: " +
+                                printablePath(*outcome.result.refused));
+  if (!options.dryRun) {
     if (!outcome.result.verified)
-      return fileError(input, "verification failed: the written file was "
-                              "not verified");
+      return fileError(output, "verification failed: the written file was "
+                               "not verified");
     if (llvm::Error err = publish(*slot, report))
       return err;
   }

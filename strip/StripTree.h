@@ -37,6 +37,9 @@ struct TreeOptions {
   unsigned jobs = 1;   ///< assets and files handled at once
   bool dryRun = false; ///< plan and measure; write nothing
   bool force = false;  ///< replace an existing DST (atomically)
+  /// Strip an asset whose main.hash does not verify, writing a new one
+  /// (the report says the old one was wrong); otherwise it is not stripped.
+  bool rehash = false;
   /// Called (from any worker) as assets finish: done, total.
   std::function<void(size_t, size_t)> progress;
 };
@@ -53,6 +56,8 @@ struct AssetOutcome {
   std::string irFile;
   FileStripResult result;
   uint64_t membersCopied = 0; ///< other files of the asset, byte for byte
+  /// Under --rehash, what was wrong with the old main.hash.
+  std::optional<std::string> rehashed;
 };
 
 /// A file outside any asset, copied byte for byte.
@@ -82,16 +87,22 @@ struct StripReport {
 
   /// Anything not stripped or copied: exit 1.
   bool anySkipped() const;
+  /// Some stripped file still holds debug payload: exit 1 unless allowed.
+  bool anyKept() const;
 };
 
 /// Strips SRC, an .aimodel or a folder, into DST. An error (exit 2) is one
-/// line naming the file: SRC or DST refused, a file that cannot be read or
-/// decoded, a write or verification failure; nothing is left behind then.
+/// line naming the file: SRC or DST refused, a single asset that cannot be
+/// stripped, a folder that cannot be read, an input that changed while it
+/// was read, a write or verification failure; nothing is left behind then.
+/// In a folder, an asset or file that cannot be read, decoded or stripped
+/// is skipped with its reason and the rest is written.
 llvm::Expected<StripReport> stripPath(const std::string &source,
                                       const std::string &destination,
                                       const TreeOptions &options);
 
-/// Strips one bytecode file IN (followed, as named) into the file OUT.
+/// Strips one bytecode file IN (followed, as named) into the file OUT; one
+/// that cannot be stripped is an error.
 llvm::Expected<StripReport> stripSingleFile(const std::string &input,
                                             const std::string &output,
                                             const TreeOptions &options);

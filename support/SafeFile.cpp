@@ -52,18 +52,20 @@ llvm::Error ioError(const llvm::Twine &what, int errorNumber) {
 }
 
 /// copyRange's fallback: pread and write through a small buffer.
-static llvm::Error copyByReading(int in, uint64_t offset, uint64_t end,
-                                 int out) {
+static llvm::Error copyByReading(int in, uint64_t offset, uint64_t end, int out,
+                                 IOSide &side) {
   std::vector<char> buffer(1 << 20);
   while (offset < end) {
     size_t want = size_t(std::min<uint64_t>(buffer.size(), end - offset));
     ssize_t n = ::pread(in, buffer.data(), want, off_t(offset));
     if (n < 0 && errno == EINTR)
       continue;
+    side = IOSide::Read;
     if (n < 0)
       return ioError("cannot read", errno);
     if (n == 0)
       return fail(EIO, "shrank while it was copied");
+    side = IOSide::Write;
     if (llvm::Error err =
             writeAll(out, llvm::StringRef(buffer.data(), size_t(n))))
       return err;
@@ -72,23 +74,45 @@ static llvm::Error copyByReading(int in, uint64_t offset, uint64_t end,
   return llvm::Error::success();
 }
 
-llvm::Error copyRange(int in, uint64_t offset, uint64_t size, int out) {
-  loff_t position = loff_t(offset);
+/// Errors of a kernel copy that the output causes.
+static bool isWriteError(int error) {
+  return error == ENOSPC || error == EDQUOT || error == EFBIG || error == EROFS;
+}
+
+llvm::Error copyRange(int in, uint64_t offset, uint64_t size, int out,
+                      IOSide *failedSide) {
+  IOSide side = IOSide::Read;
+  llvm::Error result = llvm::Error::success();
   uint64_t end = offset + size;
+#if defined(__linux__) && !defined(AIMODEL_POSIX_FALLBACKS)
+  loff_t position = loff_t(offset);
   while (uint64_t(position) < end) {
     size_t chunk = size_t(std::min<uint64_t>(end - position, 1ull << 30));
     ssize_t n = ::copy_file_range(in, &position, out, nullptr, chunk, 0);
     if (n < 0 && errno == EINTR)
       continue;
     if (n < 0 && (errno == EXDEV || errno == ENOSYS || errno == EINVAL ||
-                  errno == EOPNOTSUPP || errno == EPERM || errno == ETXTBSY))
-      return copyByReading(in, uint64_t(position), end, out);
-    if (n < 0)
-      return ioError("cannot copy", errno);
-    if (n == 0)
-      return fail(EIO, "shrank while it was copied");
+                  errno == EOPNOTSUPP || errno == EPERM || errno == ETXTBSY)) {
+      result = copyByReading(in, uint64_t(position), end, out, side);
+      break;
+    }
+    if (n < 0) {
+      side = isWriteError(errno) ? IOSide::Write : IOSide::Read;
+      result = ioError(side == IOSide::Write ? "cannot write" : "cannot copy",
+                       errno);
+      break;
+    }
+    if (n == 0) {
+      result = fail(EIO, "shrank while it was copied");
+      break;
+    }
   }
-  return llvm::Error::success();
+#else
+  result = copyByReading(in, offset, end, out, side);
+#endif
+  if (result && failedSide)
+    *failedSide = side;
+  return result;
 }
 
 llvm::Error writeAll(int fd, llvm::StringRef bytes) {

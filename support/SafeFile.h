@@ -118,11 +118,15 @@ llvm::Error ioError(const llvm::Twine &what, int errorNumber);
 /// "cannot write: REASON".
 llvm::Error writeAll(int fd, llvm::StringRef bytes);
 
+/// Which side of a copy failed: reading `in` or writing `out`.
+enum class IOSide { Read, Write };
+
 /// Appends bytes [offset, offset + size) of file `in` to `out` (at its
-/// current position): copied by the kernel (copy_file_range), by reading
-/// and writing where it cannot. Errors name what failed, or "shrank while
-/// it was copied".
-llvm::Error copyRange(int in, uint64_t offset, uint64_t size, int out);
+/// current position): copied by the kernel (Linux copy_file_range), by
+/// reading and writing where it cannot. Errors name what failed, or "shrank
+/// while it was copied"; `failedSide`, when given, says which side.
+llvm::Error copyRange(int in, uint64_t offset, uint64_t size, int out,
+                      IOSide *failedSide = nullptr);
 
 } // namespace aimodel::support
 

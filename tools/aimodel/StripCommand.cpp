@@ -25,6 +25,7 @@ struct StripCommandOptions {
   std::string locations = "unknown";
   unsigned jobs = 0;
   bool dryRun = false, force = false, quiet = false;
+  bool rehash = false, allowKept = false;
 };
 
 int usageError(const llvm::Twine &message) {
@@ -47,8 +48,10 @@ int runStrip(const StripCommandOptions &options) {
   tree.file.locations = options.locations == "op-id"
                             ? strip::LocationMode::OpId
                             : strip::LocationMode::Unknown;
-  // Only the JSON report shows the input's hash.
+  // Assets always hash their mlirb (main.hash is checked); a lone file
+  // only for the JSON report, the one place that shows it.
   tree.file.hashInput = options.format == "json";
+  tree.rehash = options.rehash;
   tree.jobs = options.jobs ? options.jobs
                            : std::max(1u, std::thread::hardware_concurrency());
   tree.dryRun = options.dryRun;
@@ -79,7 +82,12 @@ int runStrip(const StripCommandOptions &options) {
                     "default, --locations unknown, writes loc(unknown)\n";
   if (report->assets.empty() && report->mode == strip::StripReport::Mode::Tree)
     llvm::errs() << "aimodel strip: no .aimodel found\n";
-  return report->anySkipped() ? ExitFindings : ExitClean;
+  if (report->anyKept() && !options.allowKept)
+    llvm::errs() << "aimodel strip: debug payload stays in the output (listed "
+                    "above); exit 1 (--allow-kept accepts it)\n";
+  return report->anySkipped() || (report->anyKept() && !options.allowKept)
+             ? ExitFindings
+             : ExitClean;
 }
 } // namespace
 
@@ -91,9 +99,16 @@ CommandRunner aimodel::cli::addStripCommand(CLI::App &app) {
       "becomes its stripped copy) or a folder (DST mirrors it, every .aimodel "
       "stripped, every other file copied; .aimodelc and symlinks skipped). "
       "Inputs are never modified; DST appears only once complete and "
-      "verified.\nExit codes: 0 all stripped and verified, 1 something "
-      "skipped (listed with the reason), 2 usage, input, write or "
-      "verification error (nothing written).");
+      "verified.\n\nExamples:\n"
+      "  aimodel strip legacy/model.aimodel -o dist/model.aimodel\n"
+      "  aimodel strip models -o models-stripped -j 8\n"
+      "  aimodel strip --file main.mlirb -o main.stripped.mlirb\n"
+      "  aimodel strip --dry-run --format json models -o out\n\n"
+      "Exit codes: 0 all stripped, verified and clean; 1 something skipped "
+      "(listed with the reason; the rest was written) or debug payload "
+      "kept (unless --allow-kept); 2 usage, input, write or verification "
+      "error, or a single asset or --file that cannot be stripped (nothing "
+      "written).");
   cmd->add_option("source", options->source,
                   "An .aimodel, or a folder (a coreai-models bundle folder or "
                   "any tree)");
@@ -121,6 +136,13 @@ CommandRunner aimodel::cli::addStripCommand(CLI::App &app) {
   cmd->add_flag("--force", options->force,
                 "Replace an existing DST (atomically, once the new one is "
                 "complete)");
+  cmd->add_flag("--rehash", options->rehash,
+                "Strip an asset whose main.hash does not verify too, writing "
+                "a new hash (the report says the old one was wrong); "
+                "without it such an asset is not stripped");
+  cmd->add_flag("--allow-kept", options->allowKept,
+                "Exit 0 even when debug payload must stay in a stripped "
+                "file (it is still listed)");
   cmd->add_flag("-q,--quiet", options->quiet, "No progress line");
   return [options]() -> int { return runStrip(*options); };
 }

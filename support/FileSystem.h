@@ -1,0 +1,104 @@
+//===- FileSystem.h - What writers ask of the file system -------*- C++ -*-===//
+//
+// The calls a safe writer needs that POSIX does not give portably, each
+// behind one function: atomic renames that refuse to replace or that swap,
+// the mount a folder belongs to, exclusive locks, random names, the running
+// executable's path, and a file's state for "did it change while I read
+// it". Linux uses renameat2, statx and /proc; macOS renameatx_np;
+// anything else (and Linux built with AIMODEL_POSIX_FALLBACKS, so the
+// fallbacks are tested code) plain POSIX, with what that loses said below.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AIMODEL_SUPPORT_FILESYSTEM_H
+#define AIMODEL_SUPPORT_FILESYSTEM_H
+
+#include "support/SafeFile.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <sys/types.h>
+#include <utility>
+
+namespace aimodel::support {
+
+/// What a file is, whatever it is called: device and inode.
+struct FileIdentity {
+  uint64_t device = 0, inode = 0;
+  bool operator==(const FileIdentity &o) const {
+    return device == o.device && inode == o.inode;
+  }
+  bool operator!=(const FileIdentity &o) const { return !(*this == o); }
+  bool operator<(const FileIdentity &o) const {
+    return std::make_pair(device, inode) < std::make_pair(o.device, o.inode);
+  }
+};
+
+/// Identity, size and change times of a file: equal states before and
+/// after a read mean nothing wrote to it meanwhile (a write, a truncation
+/// and a replacement all change one of them).
+struct FileState {
+  FileIdentity identity;
+  uint64_t size = 0;
+  int64_t mtimeSec = 0, mtimeNsec = 0, ctimeSec = 0, ctimeNsec = 0;
+  bool operator==(const FileState &o) const {
+    return identity == o.identity && size == o.size && mtimeSec == o.mtimeSec &&
+           mtimeNsec == o.mtimeNsec && ctimeSec == o.ctimeSec &&
+           ctimeNsec == o.ctimeNsec;
+  }
+  bool operator!=(const FileState &o) const { return !(*this == o); }
+};
+
+llvm::Expected<FileIdentity> identityOf(int fd);
+llvm::Expected<FileState> stateOf(int fd);
+/// The entry `name` below `dirFd`, not followed; nullopt when absent.
+llvm::Expected<std::optional<FileState>> stateAt(int dirFd,
+                                                 llvm::StringRef name);
+
+/// Which mount the open file or folder `fd` belongs to: a number that
+/// differs across mounts, bind mounts of one file system included (Linux:
+/// statx's mount id). Where the system cannot tell mounts apart, the
+/// device number (which still tells file systems apart).
+llvm::Expected<uint64_t> mountOf(int fd);
+
+/// Renames `from` below `fromDir` to `to` below `toDir`, atomically, failing
+/// with EEXIST when `to` exists. Without an atomic no-replace rename (POSIX)
+/// a file is published by link-then-unlink (atomic too); a folder by a
+/// check then a rename, which a racing writer of `to` can defeat.
+llvm::Error renameNoReplace(int fromDir, llvm::StringRef from, int toDir,
+                            llvm::StringRef to);
+
+/// Swaps `a` below `aDir` and `b` below `bDir` atomically (both exist).
+/// Without an atomic swap (POSIX), `b` is renamed to `aside` below `aDir`
+/// (which must not exist) and then `a` to `b`: for a moment there is no `b`.
+llvm::Error renameExchange(int aDir, llvm::StringRef a, int bDir,
+                           llvm::StringRef b, llvm::StringRef aside);
+
+/// The folder above the open folder `dirFd` ("..") opened only to be
+/// looked at and climbed from (Linux: O_PATH, so no read permission is
+/// needed).
+llvm::Expected<UniqueFd> openParentFolder(int dirFd);
+
+/// Takes an exclusive lock on the open file `fd` without waiting: false
+/// when another open file description holds it (in any process, any pid
+/// namespace). Released when `fd` closes, so a killed holder frees it.
+llvm::Expected<bool> tryLockExclusive(int fd);
+
+/// `bytes` random bytes as lower-case hex, from the kernel's generator.
+llvm::Expected<std::string> randomHex(unsigned bytes);
+
+/// The absolute path of the running executable, or "" when unknown.
+std::string executablePath();
+
+/// Tells the kernel `fd` will be read once, front to back.
+void adviseSequentialRead(int fd);
+
+/// True when this build uses only the plain POSIX fallbacks above.
+bool usesPosixFallbacks();
+
+} // namespace aimodel::support
+
+#endif // AIMODEL_SUPPORT_FILESYSTEM_H
