@@ -11,11 +11,13 @@
 #include "audit/IRChecks.h"
 
 #include "bytecode/BytecodeReader.h"
+#include "mlir-passes/PayloadScan.h"
 #include "mlir-passes/RulePrecheck.h"
 #include "mlir-passes/RuleRunner.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <fcntl.h>
 
 using namespace aimodel;
@@ -57,6 +59,13 @@ IRFileVerdict aimodel::audit::detail::checkIRFile(support::RegularFile file,
     verdict.unreadable = llvm::toString(decoded.takeError());
     return verdict;
   }
+  // AIM007 from the decoded tables here: every byte, no import.
+  if (rules & passes::kDebugPayloadRule) {
+    if (std::optional<passes::IRFinding> payload =
+            passes::debugPayloadFinding(**decoded))
+      verdict.findings.push_back(std::move(*payload));
+    rules &= ~unsigned(passes::kDebugPayloadRule);
+  }
   if (!options.runIRRules)
     return verdict;
   if (!options.forceImport)
@@ -67,7 +76,15 @@ IRFileVerdict aimodel::audit::detail::checkIRFile(support::RegularFile file,
     verdict.unreadable = "cannot duplicate its descriptor";
     return verdict;
   }
-  return run(forRunner.get(), /*narrow=*/false);
+  std::vector<passes::IRFinding> payload = std::move(verdict.findings);
+  verdict = run(forRunner.get(), /*narrow=*/false);
+  verdict.findings.insert(verdict.findings.begin(), payload.begin(),
+                          payload.end());
+  std::stable_sort(verdict.findings.begin(), verdict.findings.end(),
+                   [](const passes::IRFinding &a, const passes::IRFinding &b) {
+                     return a.ruleId < b.ruleId;
+                   });
+  return verdict;
 }
 
 static Finding make(const Rule &rule, std::string message, std::string file,

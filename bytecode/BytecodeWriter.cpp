@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <variant>
+#include <vector>
 
 using namespace aimodel::bytecode;
 using llvm::Error;
@@ -48,13 +49,34 @@ std::string aimodel::bytecode::encodeUnknownLoc() {
 
 namespace {
 
-/// A section's new payload: re-encoded bytes, or a range of the input.
-using Payload = std::variant<std::string, Span>;
+/// Part of a section's new payload: re-encoded bytes, or a range of the
+/// input.
+using Piece = std::variant<std::string, Span>;
+using Payload = std::vector<Piece>;
 
 uint64_t payloadSize(const Payload &payload) {
-  if (const auto *bytes = std::get_if<std::string>(&payload))
-    return bytes->size();
-  return std::get<Span>(payload).size;
+  uint64_t size = 0;
+  for (const Piece &piece : payload)
+    if (const auto *bytes = std::get_if<std::string>(&piece))
+      size += bytes->size();
+    else
+      size += std::get<Span>(piece).size;
+  return size;
+}
+
+/// Appends `piece`, merging a range that continues the last one.
+void append(Payload &payload, Piece piece) {
+  if (const Span *span = std::get_if<Span>(&piece)) {
+    if (span->size == 0)
+      return;
+    if (!payload.empty())
+      if (Span *last = std::get_if<Span>(&payload.back()))
+        if (last->end() == span->offset) {
+          last->size += span->size;
+          return;
+        }
+  }
+  payload.push_back(std::move(piece));
 }
 
 /// Emits a section as MLIR's writer does: id, length, and when the payload
@@ -73,9 +95,15 @@ Error emitSection(ByteSink &sink, uint8_t id, uint64_t alignment,
   }
   if (auto err = sink.write(header))
     return err;
-  if (const auto *bytes = std::get_if<std::string>(&payload))
-    return sink.write(*bytes);
-  return sink.copyRange(std::get<Span>(payload));
+  for (const Piece &piece : payload) {
+    if (const auto *bytes = std::get_if<std::string>(&piece)) {
+      if (auto err = sink.write(*bytes))
+        return err;
+    } else if (auto err = sink.copyRange(std::get<Span>(piece))) {
+      return err;
+    }
+  }
+  return Error::success();
 }
 
 /// String section: count, sizes (NUL included) in reverse, then the data.
@@ -289,49 +317,158 @@ private:
   size_t next = 0;
 };
 
-/// The alignment a section's payload needs: as declared, and for resources
-/// the largest blob alignment (MLIR's writer omits the declaration when the
-/// section happened to land aligned). A blob starts with its alignment.
-llvm::Expected<uint64_t> requiredAlignment(const BytecodeFile &file,
-                                           const SectionInfo &section,
-                                           ByteSink &sink) {
-  uint64_t alignment = section.alignment;
-  if (section.id != kResourceSection)
-    return alignment;
+/// The Resource and ResourceOffset sections laid out again for where the
+/// resources land in the written file. A blob's data must sit at a multiple
+/// of its alignment, counted from the file's start, and the bytes before a
+/// resource section shrink or grow with the rest of the rewrite; so the
+/// section is aligned to the largest blob alignment and each blob's
+/// padding is computed for that start. Blob data are ranges of the input
+/// (never read); a blob whose header stays as it was is copied whole, and
+/// consecutive ranges merge, so an unchanged layout is one copy.
+struct ResourceLayout {
+  uint64_t alignment = 1;
+  Payload entries; ///< the Resource section's payload
+  Payload offsets; ///< the ResourceOffset section's payload
+};
+
+llvm::Expected<ResourceLayout>
+layoutResources(const BytecodeFile &file, ByteSink &sink, WriteResult &result) {
+  ResourceLayout layout;
+  const SectionInfo *resources = file.section(kResourceSection);
+  const SectionInfo *offsets = file.section(kResourceOffsetSection);
+  if (!resources || !offsets)
+    return layout;
+  layout.alignment = std::max<uint64_t>(resources->alignment, 1);
+  struct Blob {
+    uint64_t alignment = 0; ///< 0: not a blob with data
+    Span data;
+  };
+  std::vector<Blob> blobs;
   llvm::ArrayRef<ResourceGroup> groups = file.resourceGroups();
   for (uint32_t g = 0; g < groups.size(); ++g)
     for (uint32_t e = 0; e < groups[g].entries.size(); ++e) {
       const ResourceEntry &entry = groups[g].entries[e];
-      if (entry.kind != ResourceKind::Blob || entry.entry.size == 0)
-        continue;
-      llvm::Expected<std::string> header = sink.readInput(
-          Span{entry.entry.offset, std::min<uint64_t>(entry.entry.size, 9)});
-      if (!header)
-        return header.takeError();
-      ByteCursor cur(reinterpret_cast<const uint8_t *>(header->data()),
-                     Span{0, header->size()});
-      uint64_t blobAlignment = 0;
-      if (llvm::Error err = cur.readVarInt(blobAlignment)) {
-        llvm::consumeError(std::move(err));
-        blobAlignment = 0;
+      Blob blob;
+      if (entry.kind == ResourceKind::Blob && entry.entry.size) {
+        // The header (alignment, size) through the sink, not the mapping.
+        llvm::Expected<std::string> header = sink.readInput(
+            Span{entry.entry.offset, std::min<uint64_t>(entry.entry.size, 18)});
+        if (!header)
+          return header.takeError();
+        ByteCursor cur(reinterpret_cast<const uint8_t *>(header->data()),
+                       Span{0, header->size()});
+        uint64_t size = 0;
+        bool ok = !cur.readVarInt(blob.alignment).operator bool() &&
+                  blob.alignment && !(blob.alignment & (blob.alignment - 1)) &&
+                  !cur.readVarInt(size).operator bool() &&
+                  size <= entry.entry.size;
+        if (!ok) {
+          // Let the decoder say what is wrong, where.
+          llvm::Expected<BlobData> checked = file.blobData(g, e);
+          if (!checked)
+            return checked.takeError();
+          blob.alignment = checked->alignment;
+          size = checked->data.size;
+        }
+        blob.data = Span{entry.entry.end() - size, size};
+        layout.alignment = std::max(layout.alignment, blob.alignment);
       }
-      if (blobAlignment == 0 || (blobAlignment & (blobAlignment - 1))) {
-        // Let the decoder say what is wrong, where.
-        llvm::Expected<BlobData> blob = file.blobData(g, e);
-        if (!blob)
-          return blob.takeError();
-        blobAlignment = blob->alignment;
-      }
-      alignment = std::max(alignment, blobAlignment);
+      blobs.push_back(blob);
     }
-  return alignment;
+
+  // The entries, for a payload that starts at a multiple of the alignment.
+  std::vector<uint64_t> sizes;
+  size_t next = 0;
+  for (const ResourceGroup &group : groups)
+    for (const ResourceEntry &entry : group.entries) {
+      const Blob &blob = blobs[next++];
+      uint64_t at = payloadSize(layout.entries);
+      if (!blob.alignment) {
+        append(layout.entries, entry.entry);
+        sizes.push_back(entry.entry.size);
+        result.blobDataSizes.push_back(kNone);
+        continue;
+      }
+      std::string header;
+      appendVarInt(header, blob.alignment);
+      appendVarInt(header, blob.data.size);
+      while ((at + header.size()) % blob.alignment)
+        header.push_back(char(0xCB));
+      uint64_t oldHeader = blob.data.offset - entry.entry.offset;
+      llvm::Expected<std::string> old =
+          sink.readInput(Span{entry.entry.offset, oldHeader});
+      if (!old)
+        return old.takeError();
+      if (*old == header)
+        append(layout.entries, entry.entry);
+      else
+        append(layout.entries, std::move(header)),
+            append(layout.entries, blob.data);
+      sizes.push_back(payloadSize(layout.entries) - at);
+      result.blobDataSizes.push_back(blob.data.size);
+    }
+
+  // The offset table: the same bytes with each entry's size replaced.
+  ByteCursor cur(file, offsets->data);
+  std::string table;
+  uint64_t copiedTo = offsets->data.offset;
+  bool changed = false;
+  next = 0;
+  auto copyUpTo = [&](uint64_t offset) {
+    table += file.bytes().slice(copiedTo, offset);
+    copiedTo = offset;
+  };
+  auto group = [&]() -> Error {
+    uint64_t count, ignored;
+    if (auto err = cur.readVarInt(count))
+      return err;
+    for (uint64_t i = 0; i < count; ++i) {
+      uint8_t kind;
+      if (auto err = cur.readVarInt(ignored)) // key
+        return err;
+      uint64_t sizeAt = cur.offset(), size;
+      if (auto err = cur.readVarInt(size))
+        return err;
+      copyUpTo(sizeAt);
+      appendVarInt(table, sizes[next]);
+      changed |= sizes[next++] != size;
+      copiedTo = cur.offset();
+      if (auto err = cur.readByte(kind))
+        return err;
+    }
+    return Error::success();
+  };
+  uint64_t external, ignored;
+  if (auto err = cur.readVarInt(external))
+    return err;
+  for (uint64_t i = 0; i < external; ++i) {
+    if (auto err = cur.readVarInt(ignored)) // group key
+      return err;
+    if (auto err = group())
+      return err;
+  }
+  while (!cur.empty()) {
+    if (auto err = cur.readVarInt(ignored)) // dialect
+      return err;
+    if (auto err = group())
+      return err;
+  }
+  copyUpTo(offsets->data.end());
+  if (changed)
+    layout.offsets.push_back(std::move(table));
+  else
+    layout.offsets.push_back(offsets->data);
+  return layout;
 }
 
 } // namespace
 
 Error aimodel::bytecode::writeBytecode(const BytecodeFile &file,
                                        const BytecodeEdits &edits,
-                                       ByteSink &sink) {
+                                       ByteSink &sink, WriteResult *result) {
+  WriteResult ignored;
+  WriteResult &out = result ? *result : ignored;
+  out = WriteResult();
   for (const auto &[opIndex, location] : edits.opLocations)
     if (opIndex >= file.operations().size())
       return llvm::createStringError("op edit out of range");
@@ -371,20 +508,25 @@ Error aimodel::bytecode::writeBytecode(const BytecodeFile &file,
       std::find(edits.emptiedStrings.begin(), edits.emptiedStrings.end(),
                 true) != edits.emptiedStrings.end();
 
+  llvm::Expected<ResourceLayout> resources = layoutResources(file, sink, out);
+  if (!resources)
+    return resources.takeError();
   for (const SectionInfo &section : sections) {
-    Payload payload = section.data;
+    Payload payload = {section.data};
+    uint64_t alignment = section.alignment;
     if (section.id == kStringSection && emptiesStrings)
-      payload = encodeStrings(file, edits.emptiedStrings);
+      payload = {encodeStrings(file, edits.emptiedStrings)};
     else if (section.id == kAttrTypeSection && edits.changesAttributes())
-      payload = std::move(attrEntries);
+      payload = {std::move(attrEntries)};
     else if (section.id == kAttrTypeOffsetSection && edits.changesAttributes())
-      payload = std::move(attrOffsets);
+      payload = {std::move(attrOffsets)};
     else if (section.id == kIRSection && rewritesIR)
-      payload = ir.rewrite(section.data);
-    llvm::Expected<uint64_t> alignment = requiredAlignment(file, section, sink);
-    if (!alignment)
-      return alignment.takeError();
-    if (auto err = emitSection(sink, section.id, *alignment, payload))
+      payload = {ir.rewrite(section.data)};
+    else if (section.id == kResourceSection)
+      payload = std::move(resources->entries), alignment = resources->alignment;
+    else if (section.id == kResourceOffsetSection)
+      payload = std::move(resources->offsets);
+    if (auto err = emitSection(sink, section.id, alignment, payload))
       return err;
   }
   return Error::success();

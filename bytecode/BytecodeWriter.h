@@ -14,10 +14,12 @@
 // Everything else is copied byte for byte: every other entry, and so every
 // private encoding that refers to entries by index, stays valid. The IR
 // section is re-encoded only where a location changed (nested sections get
-// their new lengths); resource sections are placed so that every blob keeps
-// its alignment. Large sections are not read through the mapping but handed
-// to the sink as file ranges (ByteSink::copyRange), so weights can be
-// streamed without being paged into the process.
+// their new lengths); the resource section is aligned to its largest blob
+// alignment and each blob's padding recomputed for where it lands, so every
+// blob keeps its alignment (the offset table gets the new entry sizes). Large
+// sections are not read through the mapping but handed to the sink as file
+// ranges (ByteSink::copyRange), so weights can be streamed without being paged
+// into the process.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AIMODEL_BYTECODE_BYTECODEWRITER_H
@@ -82,11 +84,18 @@ std::string encodeUnknownLoc();
 /// MLIR's prefix varint.
 void appendVarInt(std::string &out, uint64_t value);
 
+/// What the writer learnt of the input on its way.
+struct WriteResult {
+  /// Per resource entry, in file order: its blob's data size, or kNone
+  /// (not a blob, or a declaration without data).
+  std::vector<uint64_t> blobDataSizes;
+};
+
 /// Writes `file` with `edits` applied to `sink`. Errors: edits that refer to
 /// what the file does not hold (no builtin dialect for new entries, indices
 /// out of range), a blob header that cannot be decoded, or a sink error.
 llvm::Error writeBytecode(const BytecodeFile &file, const BytecodeEdits &edits,
-                          ByteSink &sink);
+                          ByteSink &sink, WriteResult *result = nullptr);
 
 } // namespace aimodel::bytecode
 

@@ -27,6 +27,20 @@ struct IRFinding {
 
 using FindingSink = std::function<void(IRFinding)>;
 
+/// "N op(s)" / "N block argument(s)" / both, joined with " and ".
+inline std::string countPhrase(uint64_t ops, uint64_t blockArguments) {
+  auto plural = [](uint64_t n, const char *what) {
+    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+  };
+  std::string text;
+  if (ops)
+    text = plural(ops, "op");
+  if (blockArguments)
+    text += (text.empty() ? "" : " and ") +
+            plural(blockArguments, "block argument");
+  return text;
+}
+
 } // namespace aimodel::passes
 
 #endif // AIMODEL_MLIR_PASSES_FINDINGS_H

@@ -42,20 +42,6 @@ std::string aimodel::passes::enclosingFunction(mlir::Operation *op) {
   return "";
 }
 
-std::string aimodel::passes::countPhrase(uint64_t ops,
-                                         uint64_t blockArguments) {
-  auto plural = [](uint64_t n, const char *what) {
-    return llvm::formatv("{0} {1}{2}", n, what, n == 1 ? "" : "s").str();
-  };
-  std::string text;
-  if (ops)
-    text = plural(ops, "op");
-  if (blockArguments)
-    text += (text.empty() ? "" : " and ") +
-            plural(blockArguments, "block argument");
-  return text;
-}
-
 std::string
 aimodel::passes::perFunctionPhrase(const FunctionCounts &perFunction,
                                    size_t limit) {

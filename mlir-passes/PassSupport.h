@@ -36,9 +36,6 @@ std::string enclosingFunction(mlir::Operation *op);
 using FunctionCounts =
     llvm::MapVector<std::string, uint64_t, std::map<std::string, unsigned>>;
 
-/// "N op(s)" / "N block argument(s)" / both, joined with " and ".
-std::string countPhrase(uint64_t ops, uint64_t blockArguments);
-
 /// "@main 3, @rms_norm 2" for the first `limit` functions, "+K more" after.
 std::string perFunctionPhrase(const FunctionCounts &perFunction,
                               size_t limit = 8);

@@ -3,6 +3,8 @@
 #include "mlir-passes/PayloadScan.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <set>
@@ -17,17 +19,17 @@ using bytecode::kNone;
 llvm::StringRef aimodel::passes::payloadPlaceName(PayloadPlace place) {
   switch (place) {
   case PayloadPlace::Attribute:
-    return "attribute";
+    return "attributes";
   case PayloadPlace::Property:
-    return "property";
+    return "properties";
   case PayloadPlace::Location:
-    return "location";
+    return "locations";
   case PayloadPlace::Container:
-    return "dialect or resource name";
+    return "dialect, op or resource names";
   case PayloadPlace::PrivateEntry:
-    return "private entry";
+    return "private entries";
   case PayloadPlace::Unreferenced:
-    return "unreferenced";
+    return "unreferenced strings";
   }
   return "";
 }
@@ -112,6 +114,9 @@ public:
       return it->second;
     bytecode::EntryReferences refs = finder.ofAttribute(attr);
     bool any = false;
+    // What private bytes only may refer to is no location's payload.
+    if (refs.possible)
+      refs = bytecode::EntryReferences();
     for (uint64_t str : refs.strings)
       any |= !(str < emptied.size() && emptied[str]) &&
              stringCarries(file.strings()[str]);
@@ -221,4 +226,65 @@ aimodel::passes::scanPayload(const BytecodeFile &file,
 
 PayloadScan aimodel::passes::scanPayload(const BytecodeFile &file) {
   return scanPayload(file, bytecode::findReachable(file));
+}
+
+std::optional<IRFinding>
+aimodel::passes::debugPayloadFinding(const BytecodeFile &file) {
+  // Reachability (where a piece lives) only when there is a piece at all.
+  bytecode::Reachability none;
+  none.attributes.assign(file.attributes().size(), 0);
+  none.types.assign(file.types().size(), 0);
+  none.strings.assign(file.strings().size(), 0);
+  if (scanPayload(file, none).hits.empty())
+    return std::nullopt;
+  PayloadScan scan = scanPayload(file);
+  constexpr size_t kExamples = 3;
+  IRFinding finding;
+  finding.ruleId = "AIM007";
+  finding.ops = scan.ops;
+  finding.blockArguments = scan.blockArguments;
+  std::string what;
+  for (unsigned kind = 0; kind < kNumPayloadKinds; ++kind) {
+    llvm::SmallVector<llvm::StringRef, 8> pieces;
+    llvm::StringSet<> seen;
+    for (const PayloadHit &hit : scan.hits)
+      if (unsigned(hit.kind) == kind && seen.insert(hit.text).second)
+        pieces.push_back(hit.text);
+    if (pieces.empty())
+      continue;
+    std::string part = std::to_string(pieces.size()) + " " +
+                       payloadKindName(PayloadKind(kind)).str() +
+                       (pieces.size() == 1 ? "" : "s") + " (";
+    for (size_t i = 0; i < pieces.size() && i < kExamples; ++i) {
+      part += (i ? ", " : "") + pieces[i].str();
+      finding.examples.push_back(pieces[i].str());
+    }
+    part += pieces.size() > kExamples ? ", ...)" : ")";
+    what += (what.empty() ? "" : "; ") + part;
+  }
+  finding.message = "debug payload: " + what;
+  if (finding.ops || finding.blockArguments)
+    finding.message += "; in the locations of " +
+                       countPhrase(finding.ops, finding.blockArguments);
+  // Where it lives, most visible first.
+  std::set<PayloadPlace> places;
+  llvm::SetVector<llvm::StringRef> origins;
+  for (const PayloadHit &hit : scan.hits) {
+    places.insert(hit.place);
+    if (hit.place == PayloadPlace::PrivateEntry && !hit.origin.empty())
+      origins.insert(hit.origin);
+  }
+  std::string where;
+  for (PayloadPlace place : places) {
+    std::string part = payloadPlaceName(place).str();
+    if (place == PayloadPlace::PrivateEntry && !origins.empty()) {
+      part += " (";
+      for (size_t i = 0; i < origins.size() && i < kExamples; ++i)
+        part += (i ? ", " : "") + origins[i].str();
+      part += origins.size() > kExamples ? ", ...)" : ")";
+    }
+    where += (where.empty() ? "" : ", ") + part;
+  }
+  finding.message += "; in: " + where;
+  return finding;
 }

@@ -18,8 +18,10 @@
 
 #include "bytecode/EntryReferences.h"
 #include "mlir-passes/DebugPayload.h"
+#include "mlir-passes/Findings.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,6 +67,12 @@ PayloadScan scanPayload(const bytecode::BytecodeFile &file,
 
 /// The file as it is.
 PayloadScan scanPayload(const bytecode::BytecodeFile &file);
+
+/// AIM007 for `file`, from its scan: what and how many of each kind (three
+/// examples each), the ops and block arguments whose locations carry it,
+/// and where it lives. None when the file holds no payload.
+std::optional<IRFinding>
+debugPayloadFinding(const bytecode::BytecodeFile &file);
 
 } // namespace aimodel::passes
 

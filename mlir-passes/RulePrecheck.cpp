@@ -47,7 +47,7 @@ unsigned aimodel::passes::rulesWithEvidence(const bytecode::BytecodeFile &file,
     rules &= ~kLegacyDebugLocationRule;
   if (!evidence.unverifiedLocation)
     rules &= ~kUnverifiedLocationRule;
-  if (!evidence.payloadString)
-    rules &= ~kDebugPayloadRule;
+  // AIM007 is decided by its own scan of every byte (PayloadScan.h), which
+  // sees more than these tables' strings: never narrowed here.
   return rules;
 }

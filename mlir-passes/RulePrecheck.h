@@ -28,7 +28,8 @@ struct RuleEvidence {
 
 RuleEvidence findRuleEvidence(const bytecode::BytecodeFile &file);
 
-/// `rules` (IRRule bits) less those the file's tables prove cannot fire.
+/// `rules` (IRRule bits) less those the file's tables prove cannot fire
+/// (AIM002, AIM012; AIM007 is never removed: its scan decides).
 unsigned rulesWithEvidence(const bytecode::BytecodeFile &file, unsigned rules);
 
 } // namespace aimodel::passes

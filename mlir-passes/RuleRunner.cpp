@@ -4,6 +4,7 @@
 
 #include "ir/IRImport.h"
 #include "mlir-passes/Passes.h"
+#include "mlir-passes/PayloadScan.h"
 
 #include "mlir/Pass/PassManager.h"
 
@@ -15,6 +16,15 @@ using namespace aimodel::passes;
 llvm::Expected<std::vector<IRFinding>>
 aimodel::passes::runIRRules(const bytecode::BytecodeFile &file,
                             unsigned rules) {
+  std::vector<IRFinding> findings;
+  // AIM007 judges every byte of the file, not what MLIR sees: from the
+  // decoded tables, without an import.
+  if (rules & kDebugPayloadRule)
+    if (std::optional<IRFinding> payload = debugPayloadFinding(file))
+      findings.push_back(std::move(*payload));
+  rules &= ~unsigned(kDebugPayloadRule);
+  if (!rules)
+    return findings;
   // A context per file: nothing uniqued for one file outlives it, and calls
   // from several threads share nothing.
   auto context = ir::makeImportContext();
@@ -23,15 +33,12 @@ aimodel::passes::runIRRules(const bytecode::BytecodeFile &file,
   if (!imported)
     return imported.takeError();
 
-  std::vector<IRFinding> findings;
   FindingSink sink = [&](IRFinding finding) {
     findings.push_back(std::move(finding));
   };
   mlir::PassManager pm(context.get());
   if (rules & kLegacyDebugLocationRule)
     pm.addPass(createLegacyDebugLocationPass(sink));
-  if (rules & kDebugPayloadRule)
-    pm.addPass(createDebugPayloadPass(sink));
   if (rules & kUnverifiedLocationRule)
     pm.addPass(createUnverifiedLocationPass(sink));
   if (mlir::failed(pm.run(*imported->module)))

@@ -24,9 +24,12 @@ enum IRRule : unsigned {
   kUnverifiedLocationRule = 1u << 2,  ///< AIM012
 };
 
-/// Imports `file` (weights left unread) and runs the selected rules' passes.
-/// Findings come in rule order. Fails only when the import does, which the
-/// decoder's validation should make impossible for a file it opened.
+/// Runs the selected rules on `file`: AIM007 over its decoded tables
+/// (PayloadScan.h: every byte, not only what MLIR sees), the others as
+/// passes over its import (weights left unread), made only when one of
+/// them is selected. Findings come in rule order. Fails only when the
+/// import does, which the decoder's validation should make impossible for
+/// a file it opened.
 llvm::Expected<std::vector<IRFinding>>
 runIRRules(const bytecode::BytecodeFile &file, unsigned rules);
 

@@ -319,7 +319,7 @@ llvm::Expected<OutputSlot> OutputSlot::prepare(const std::string &dst,
   if (!existing)
     return failure(errnoOf(existing.takeError()), shown + ": cannot stat");
   if (!*existing)
-    return std::move(slot);
+    return slot;
   if ((*existing)->identity == input.source())
     return failure(EINVAL, shown + ": is the input itself");
   if (!force)
@@ -340,7 +340,7 @@ llvm::Expected<OutputSlot> OutputSlot::prepare(const std::string &dst,
     return failure(
         code, shown + ": cannot be replaced: " + support::errnoReason(code));
   }
-  return std::move(slot);
+  return slot;
 }
 
 OutputSlot::OutputSlot(OutputSlot &&other) noexcept

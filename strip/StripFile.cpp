@@ -304,12 +304,13 @@ llvm::Expected<FileStripResult> aimodel::strip::stripFile(
   // No fsync: like cp, the copy survives a killed process (the rename
   // comes after verification) but is not forced to disk.
   FileSink sink(input.fd.get(), outputFd);
-  if (auto err = bytecode::writeBytecode(**file, plan.edits, sink))
+  bytecode::WriteResult written;
+  if (auto err = bytecode::writeBytecode(**file, plan.edits, sink, &written))
     return sink.failedWriting() ? outputError(std::move(err))
                                 : inputError(std::move(err));
   // Verification needs only this record of the input: release the input's
   // tables before the output's are built.
-  StripExpectation expected = StripExpectation::record(**file, plan);
+  StripExpectation expected = StripExpectation::record(**file, plan, written);
   file->reset();
   plan.edits = bytecode::BytecodeEdits();
   result.bytesAfter = sink.written();
@@ -334,10 +335,10 @@ llvm::Expected<FileStripResult> aimodel::strip::stripFile(
       keptPayloadOf(passes::scanPayload(**reread, reach), reach.opaque);
   reread->reset();
   // The read-back hash ran while the file was decoded and checked.
-  llvm::Expected<bundle::Sha256Digest> written = sink.finish();
-  if (!written)
-    return outputError(written.takeError());
-  result.outputDigest = *written;
+  llvm::Expected<bundle::Sha256Digest> digest = sink.finish();
+  if (!digest)
+    return outputError(digest.takeError());
+  result.outputDigest = *digest;
   result.outputSha256 = bundle::toHex(result.outputDigest);
   if (llvm::Error err = inputHash(result))
     return err;

@@ -7,6 +7,7 @@
 #include "bytecode/BytecodeWriter.h"
 #include "mlir-passes/BytecodeLocationView.h"
 #include "mlir-passes/DebugPayload.h"
+#include "mlir-passes/PayloadScan.h"
 #include "testing/BytecodeTestSupport.h"
 #include "testing/TestFiles.h"
 
@@ -203,6 +204,44 @@ TEST_F(StripFileTest, ResourcesKeepTheirAlignment) {
   EXPECT_EQ((*file)->bytesOf(blob->data).size(), 16u);
 }
 
+// Wherever the resource section lands after the rewrite, every blob keeps
+// its alignment from the file's start, whatever the section's alignment was
+// in the input (MLIR's writer may place it at any offset and pad inside).
+TEST_F(StripFileTest, BlobsStayAlignedWhereverTheSectionLands) {
+  size_t checked = 0;
+  for (const char *alignment : {"04000000", "08000000", "10000000", "40000000"})
+    for (size_t shift = 0; shift < 70; shift += 3) {
+      std::string text =
+          "\"builtin.module\"() ({\n"
+          "  %w = \"coreai.constant\"() {note = \"" +
+          std::string(shift, 'x') +
+          "\", value = dense_resource<w> : tensor<2xf32>} : () -> "
+          "tensor<2xf32> loc(\"/Users/alice/" +
+          std::string(shift % 7, 'y') +
+          "model.py\":1:2)\n"
+          "}) : () -> () loc(unknown)\n"
+          "{-#\n  dialect_resources: {\n    builtin: {\n      w: \"0x" +
+          alignment + "0000803F00000040\"\n    }\n  }\n#-}\n";
+      std::string in =
+          scratch.write("aligned.mlirb", emitBytecode(mlirOpt, text));
+      std::string out = scratch.path("aligned.out");
+      ::unlink(out.c_str());
+      auto result = stripPath(in, out);
+      ASSERT_TRUE(bool(result)) << alignment << " shift " << shift << ": "
+                                << llvm::toString(result.takeError());
+      EXPECT_TRUE(result->verified);
+      auto file = BytecodeFile::open(out);
+      ASSERT_TRUE(bool(file)) << llvm::toString(file.takeError());
+      auto blob = (*file)->blobData(0, 0);
+      ASSERT_TRUE(bool(blob)) << llvm::toString(blob.takeError());
+      EXPECT_EQ(blob->data.offset % blob->alignment, 0u);
+      EXPECT_EQ((*file)->bytesOf(blob->data),
+                llvm::StringRef("\0\0\x80\x3f\0\0\0\x40", 8));
+      ++checked;
+    }
+  EXPECT_EQ(checked, 4u * 24u);
+}
+
 TEST_F(StripFileTest, StringsOnlyAttributesUseAreKeptAndReported) {
   std::string text =
       "\"builtin.module\"() ({\n"
@@ -326,8 +365,29 @@ TEST_F(StripFileTest, VerificationNoticesWhatDiffers) {
   auto input = BytecodeFile::open(legacyInput());
   ASSERT_TRUE(bool(input)) << llvm::toString(input.takeError());
   strip::StripPlan plan = strip::planStrip(**input, {});
+  // What writing the plan learns of the input, written nowhere.
+  struct NullSink : bytecode::ByteSink {
+    explicit NullSink(const BytecodeFile &file) : file(file) {}
+    llvm::Error write(llvm::StringRef bytes) override {
+      count += bytes.size();
+      return llvm::Error::success();
+    }
+    llvm::Error copyRange(bytecode::Span range) override {
+      count += range.size;
+      return llvm::Error::success();
+    }
+    uint64_t written() const override { return count; }
+    llvm::Expected<std::string> readInput(bytecode::Span range) override {
+      return file.bytesOf(range).str();
+    }
+    const BytecodeFile &file;
+    uint64_t count = 0;
+  } sink(**input);
+  bytecode::WriteResult written;
+  ASSERT_FALSE(
+      bool(bytecode::writeBytecode(**input, plan.edits, sink, &written)));
   strip::StripExpectation expected =
-      strip::StripExpectation::record(**input, plan);
+      strip::StripExpectation::record(**input, plan, written);
   llvm::Error unstripped = expected.check(**input, {});
   ASSERT_TRUE(bool(unstripped));
   EXPECT_NE(llvm::toString(std::move(unstripped)).find("verification failed"),
@@ -342,9 +402,9 @@ TEST_F(StripFileTest, VerificationNoticesWhatDiffers) {
       scratch.write("changed.mlirb", emitBytecode(mlirOpt, text));
   auto other = BytecodeFile::open(changed);
   ASSERT_TRUE(bool(other)) << llvm::toString(other.takeError());
-  std::string written = scratch.path("changed.out");
-  ASSERT_TRUE(bool(stripPath(changed, written)));
-  auto output = BytecodeFile::open(written);
+  std::string out = scratch.path("changed.out");
+  ASSERT_TRUE(bool(stripPath(changed, out)));
+  auto output = BytecodeFile::open(out);
   ASSERT_TRUE(bool(output));
   llvm::Error mismatch = expected.check(**output, {});
   ASSERT_TRUE(bool(mismatch)) << "a changed attribute went unnoticed";
@@ -400,6 +460,11 @@ TEST_F(StripFileTest, EveryMutantDecodedIsStrippedOrRefusedCleanly) {
         continue;
       }
       EXPECT_TRUE(result->verified) << "offset " << offset;
+      // A strip that removes payload never grows the file.
+      if (result->entriesRemoved || result->stringsRemoved) {
+        EXPECT_LE(result->bytesAfter, result->bytesBefore)
+            << "offset " << offset;
+      }
       ++stripped;
     }
   EXPECT_GT(stripped, 0u);
@@ -458,6 +523,26 @@ TEST(StripCorpus, MpsGraphsStripWithTheirStructure) {
       auto after = BytecodeFile::open(out);
       ASSERT_TRUE(bool(before) && bool(after));
       EXPECT_EQ((*before)->opCounts(), (*after)->opCounts());
+      // Smaller, and what stays is what the dry run planned and what the
+      // audit's scan finds in the written bytes.
+      EXPECT_LT(result->bytesAfter, result->bytesBefore) << in;
+      auto planned = stripPath(in, "");
+      ASSERT_TRUE(bool(planned)) << llvm::toString(planned.takeError());
+      EXPECT_EQ(planned->kept.count, result->kept.count) << in;
+      EXPECT_EQ(planned->bytesAfter, result->bytesAfter) << in;
+      passes::PayloadScan left = passes::scanPayload(**after);
+      EXPECT_EQ(left.pieces.size(), result->kept.count) << in;
+      // Every home folder still in the bytes is one the report names.
+      std::string bytes = readText(out);
+      for (size_t at = bytes.find("/Users/"); at != std::string::npos;
+           at = bytes.find("/Users/", at + 1)) {
+        EXPECT_GT(result->kept.count, 0u) << in << ": /Users/ at " << at;
+        bool named = false;
+        for (const std::string &piece : left.pieces)
+          named |= bytes.compare(at, piece.size(), piece) == 0 ||
+                   piece.find("/Users/") != std::string::npos;
+        EXPECT_TRUE(named) << in << ": /Users/ at " << at;
+      }
       passes::BytecodeLocationView view(**after);
       passes::LocationPredicates<passes::BytecodeLocationView> predicates(view);
       for (uint64_t loc : locationsOf(**after)) {

@@ -59,9 +59,11 @@ KeptPayload keptPayloadOf(const passes::PayloadScan &scan, bool opaque);
 class StripExpectation {
 public:
   static StripExpectation record(const bytecode::BytecodeFile &input,
-                                 const StripPlan &plan);
+                                 const StripPlan &plan,
+                                 const bytecode::WriteResult &written);
   /// The same container, ops, blocks, entries (blanked ones excepted) and
-  /// properties; resources at the same sizes and alignment; every location
+  /// properties; resources the same, blobs with the same data sizes at
+  /// their alignment; every location
   /// the plan's, and none carrying debug payload. Errors say what differs.
   llvm::Error check(const bytecode::BytecodeFile &output,
                     const StripOptions &options) const;
@@ -77,6 +79,8 @@ private:
   std::vector<OpRecord> ops;
   std::vector<uint64_t> blocks;
   std::vector<uint64_t> argumentLocations; ///< all blocks' arguments, in order
+  /// Per resource entry: its blob's data size (kNone: not a blob).
+  std::vector<uint64_t> blobDataSizes;
 };
 
 } // namespace aimodel::strip

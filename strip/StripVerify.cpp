@@ -108,6 +108,8 @@ uint64_t stringsHash(const BytecodeFile &file,
   return print.finish();
 }
 
+/// Groups and entries; a blob's data size is checked on its own (its entry
+/// may gain or lose padding where it lands).
 uint64_t resourcesHash(const BytecodeFile &file) {
   Fingerprint print;
   for (const bytecode::ResourceGroup &group : file.resourceGroups()) {
@@ -115,7 +117,8 @@ uint64_t resourcesHash(const BytecodeFile &file) {
     for (const bytecode::ResourceEntry &entry : group.entries)
       print.add(entry.key)
           .add(uint64_t(entry.kind))
-          .add(entry.entry.size)
+          .add(entry.kind == bytecode::ResourceKind::Blob ? 0
+                                                          : entry.entry.size)
           .add(entry.boolValue)
           .add(entry.stringValue);
   }
@@ -192,9 +195,11 @@ private:
 
 } // namespace
 
-StripExpectation StripExpectation::record(const BytecodeFile &input,
-                                          const StripPlan &plan) {
+StripExpectation
+StripExpectation::record(const BytecodeFile &input, const StripPlan &plan,
+                         const bytecode::WriteResult &written) {
   StripExpectation want;
+  want.blobDataSizes = written.blobDataSizes;
   const bytecode::BytecodeEdits &edits = plan.edits;
   want.container = containerHash(input);
   want.attributes.reserve(input.attributes().size());
@@ -252,15 +257,24 @@ llvm::Error StripExpectation::check(const BytecodeFile &out,
     return differs("the string table changed");
   if (resourcesHash(out) != resources)
     return differs("the resources changed");
+  size_t entryIndex = 0;
   for (uint32_t g = 0; g < out.resourceGroups().size(); ++g) {
     const bytecode::ResourceGroup &group = out.resourceGroups()[g];
-    for (uint32_t e = 0; e < group.entries.size(); ++e) {
-      if (group.entries[e].kind != bytecode::ResourceKind::Blob)
+    for (uint32_t e = 0; e < group.entries.size(); ++e, ++entryIndex) {
+      uint64_t want =
+          entryIndex < blobDataSizes.size() ? blobDataSizes[entryIndex] : kNone;
+      if (group.entries[e].kind != bytecode::ResourceKind::Blob ||
+          (want == kNone && group.entries[e].entry.size == 0))
         continue;
       llvm::Expected<bytecode::BlobData> blob = out.blobData(g, e);
       out.releasePages(group.entries[e].entry);
       if (!blob)
-        return blob.takeError();
+        return differs("resource '" + group.entries[e].key +
+                       "': " + llvm::toString(blob.takeError()));
+      if (blob->data.size != want)
+        return differs("resource '" + group.entries[e].key + "' holds " +
+                       llvm::Twine(blob->data.size) + " bytes, not " +
+                       llvm::Twine(want));
       if (blob->data.offset % blob->alignment)
         return differs("resource '" + group.entries[e].key + "' lost its " +
                        llvm::Twine(blob->alignment) + "-byte alignment");

@@ -26,6 +26,25 @@ if os.path.isdir(os.path.join(config.aimodel_shared_dir, "corpus")):
     config.available_features.add("shared-corpus")
 
 import shutil
+import subprocess
+
+def works(command):
+    try:
+        return subprocess.run(command, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, timeout=20).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+# Hostile-world tests: private mount namespaces (bind mounts, a full tmpfs)
+# and pid namespaces, as containers and CI runners have. Skipped cleanly
+# where they are not available (not root, no unshare).
+if shutil.which("unshare") and works(["unshare", "-m", "--propagation", "private",
+                                      "sh", "-c", "mount -t tmpfs tmpfs /mnt 2>/dev/null || mount -t tmpfs tmpfs /tmp"]):
+    config.available_features.add("mount-namespace")
+if shutil.which("unshare") and works(["unshare", "-p", "-f", "true"]):
+    config.available_features.add("pid-namespace")
+if shutil.which("flock"):
+    config.available_features.add("flock")
 if shutil.which("pre-commit") and shutil.which("git"):
     config.available_features.add("pre-commit")
 if shutil.which("script"):
