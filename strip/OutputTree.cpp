@@ -205,31 +205,16 @@ std::string tempPrefix(llvm::StringRef name) {
   return ("." + name.take_front(200) + ".aimodel-strip-").str();
 }
 constexpr unsigned kRandomBytes = 8;
-constexpr const char *kLockName = ".aimodel-strip.lock";
+/// Made in every temporary right after its folder is locked: one without
+/// it was left between the two, and is empty.
+constexpr const char *kMarkerName = ".aimodel-strip";
 constexpr const char *kOutputName = "out";
-constexpr const char *kStagingSuffix = ".new";
 
 bool isTempName(llvm::StringRef name, llvm::StringRef prefix) {
   return name.consume_front(prefix) && name.size() == 2 * kRandomBytes &&
          llvm::all_of(name, [](char c) {
            return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
          });
-}
-
-/// A staging folder (a temporary before it holds a locked lock file) is
-/// renamed within microseconds by a live run; one a minute old was left by
-/// a run killed in between.
-constexpr int64_t kStagingSeconds = 60;
-
-bool isOldStaging(int parentFd, const bundle::DirEntry &entry,
-                  llvm::StringRef prefix) {
-  llvm::StringRef name(entry.name);
-  if (!name.consume_back(kStagingSuffix) || !isTempName(name, prefix))
-    return false;
-  struct stat st;
-  if (::fstatat(parentFd, entry.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
-    return false;
-  return ::time(nullptr) - st.st_mtime > kStagingSeconds;
 }
 
 } // namespace
@@ -345,8 +330,8 @@ llvm::Expected<OutputSlot> OutputSlot::prepare(const std::string &dst,
 
 OutputSlot::OutputSlot(OutputSlot &&other) noexcept
     : parent_(std::move(other.parent_)), temp_(std::move(other.temp_)),
-      lock_(std::move(other.lock_)), output_(std::move(other.output_)),
-      name_(std::move(other.name_)), tempName_(std::move(other.tempName_)),
+      output_(std::move(other.output_)), name_(std::move(other.name_)),
+      tempName_(std::move(other.tempName_)),
       display_(std::move(other.display_)), guard_(other.guard_),
       force_(other.force_), outputCreated_(other.outputCreated_) {
   other.outputCreated_ = false;
@@ -366,11 +351,8 @@ OutputSlot::removeStale(std::vector<std::string> &failures) {
   std::string prefix = tempPrefix(name_);
   for (const bundle::DirEntry &entry : *entries) {
     if (entry.type != bundle::DirEntry::Type::Directory ||
-        entry.name == tempName_ ||
+        entry.name == tempName_ || !isTempName(entry.name, prefix) ||
         guard_.input->isProtected({entry.device, entry.inode}))
-      continue;
-    bool staging = isOldStaging(parent_.get(), entry, prefix);
-    if (!staging && !isTempName(entry.name, prefix))
       continue;
     llvm::Expected<UniqueFd> folder = support::openDirectory(
         parent_.get(), entry.name, support::Symlinks::Refuse);
@@ -378,30 +360,39 @@ OutputSlot::removeStale(std::vector<std::string> &failures) {
       llvm::consumeError(folder.takeError());
       continue;
     }
-    // Ours only if it holds our lock file (an old staging folder may not
-    // have it yet); stale only if no one holds it.
-    llvm::Expected<support::RegularFile> lock = support::openRegularFile(
-        folder->get(), kLockName, support::Symlinks::Refuse);
-    if (!lock) {
-      llvm::consumeError(lock.takeError());
-      if (!staging)
-        continue;
-    } else {
-      llvm::Expected<bool> locked = support::tryLockExclusive(lock->fd.get());
-      if (!locked || !*locked) {
-        if (!locked)
-          llvm::consumeError(locked.takeError());
-        continue;
+    // Stale only if no live run holds its lock (the folder itself).
+    llvm::Expected<bool> locked = support::tryLockExclusive(folder->get());
+    if (!locked || !*locked) {
+      if (!locked)
+        llvm::consumeError(locked.takeError());
+      continue;
+    }
+    llvm::Expected<std::optional<support::FileState>> marker =
+        support::stateAt(folder->get(), kMarkerName);
+    llvm::Error err = llvm::Error::success();
+    if (!marker) {
+      err = marker.takeError();
+    } else if (*marker) {
+      // Ours: all of it goes, under the guard.
+      err = removeEntry(folder->get(), kOutputName, guard_, false,
+                        joined(entry.name, kOutputName));
+      if (!err && ::unlinkat(folder->get(), kMarkerName, 0) != 0 &&
+          errno != ENOENT)
+        err = ioFailure("cannot remove its marker", errno);
+    }
+    // Without the marker, it can only be empty (left between its creation
+    // and its marker); a folder that is not is someone else's, and stays.
+    if (!err &&
+        ::unlinkat(parent_.get(), entry.name.c_str(), AT_REMOVEDIR) != 0) {
+      if (errno == ENOTEMPTY || errno == EEXIST) {
+        if (*marker)
+          err = ioFailure("cannot remove it", errno);
+        else
+          continue;
+      } else if (errno != ENOENT) {
+        err = ioFailure("cannot remove it", errno);
       }
     }
-    llvm::Error err = removeEntry(folder->get(), kOutputName, guard_, false,
-                                  joined(entry.name, kOutputName));
-    if (!err && ::unlinkat(folder->get(), kLockName, 0) != 0 && errno != ENOENT)
-      err = ioFailure("cannot remove its lock file", errno);
-    if (!err &&
-        ::unlinkat(parent_.get(), entry.name.c_str(), AT_REMOVEDIR) != 0 &&
-        errno != ENOENT)
-      err = ioFailure("cannot remove it", errno);
     if (err)
       failures.push_back(printablePath(entry.name) + ": " +
                          llvm::toString(std::move(err)));
@@ -419,44 +410,44 @@ llvm::Expected<int> OutputSlot::createTemp() {
     llvm::Expected<std::string> token = support::randomHex(kRandomBytes);
     if (!token)
       return token.takeError();
-    // Made under a staging name, locked, then renamed: a temporary under
-    // its real name always has a lock held by a live run or no live run.
     std::string name = prefix + *token;
-    std::string staging = name + kStagingSuffix;
-    if (::mkdirat(parent_.get(), staging.c_str(), 0700) != 0) {
+    if (::mkdirat(parent_.get(), name.c_str(), 0700) != 0) {
       if (errno == EEXIST && attempt < 8)
         continue;
       return failure(errno, "cannot create a temporary folder beside it: " +
                                 support::errnoReason(errno));
     }
-    llvm::Expected<UniqueFd> folder = support::openDirectory(
-        parent_.get(), staging, support::Symlinks::Refuse);
-    if (!folder)
-      return folder.takeError();
-    UniqueFd lock(::openat(folder->get(), kLockName,
-                           O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                           0600));
-    if (!lock) {
-      int error = errno;
-      ::unlinkat(parent_.get(), staging.c_str(), AT_REMOVEDIR);
-      return failure(error, "cannot create a lock file: " +
+    llvm::Expected<UniqueFd> folder =
+        support::openDirectory(parent_.get(), name, support::Symlinks::Refuse);
+    if (!folder) {
+      int error = errnoOf(folder.takeError());
+      if (error == ENOENT && attempt < 8)
+        continue; // removed by a clean-up before it was locked
+      return failure(error, "cannot open its temporary folder: " +
                                 support::errnoReason(error));
     }
-    // A file system without locks (ENOLCK) cannot tell stale from live:
-    // no run removes such a temporary, so it is still safe.
-    llvm::Expected<bool> locked = support::tryLockExclusive(lock.get());
+    // Locked for as long as this run lives. A file system without locks
+    // (ENOLCK) cannot tell stale from live: no run removes such a
+    // temporary, so it is still safe. A clean-up that got in between the
+    // folder and its lock found it empty and removed it: then the marker
+    // cannot be made, and this run fails cleanly.
+    llvm::Expected<bool> locked = support::tryLockExclusive(folder->get());
     if (!locked)
       llvm::consumeError(locked.takeError());
-    if (llvm::Error err = support::renameNoReplace(parent_.get(), staging,
-                                                   parent_.get(), name)) {
-      ::unlinkat(folder->get(), kLockName, 0);
-      ::unlinkat(parent_.get(), staging.c_str(), AT_REMOVEDIR);
-      if (errnoOf(std::move(err)) == EEXIST && attempt < 8)
-        continue;
-      return failure(EIO, "cannot create a temporary folder beside it");
+    else if (!*locked && attempt < 8)
+      continue; // a clean-up holds it, and will remove it
+    UniqueFd marker(
+        ::openat(folder->get(), kMarkerName,
+                 O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+    if (!marker) {
+      int error = errno;
+      if (error == ENOENT && attempt < 8)
+        continue; // removed by a clean-up before it was marked
+      ::unlinkat(parent_.get(), name.c_str(), AT_REMOVEDIR);
+      return failure(error, "cannot mark its temporary folder: " +
+                                support::errnoReason(error));
     }
     temp_ = std::move(*folder);
-    lock_ = std::move(lock);
     tempName_ = name;
     return temp_.get();
   }
@@ -487,10 +478,9 @@ llvm::Expected<UniqueFd> OutputSlot::createTempFile(mode_t mode) {
 void OutputSlot::removeTemp() {
   if (!temp_)
     return;
-  if (::unlinkat(temp_.get(), kLockName, 0) == 0 || errno == ENOENT)
+  if (::unlinkat(temp_.get(), kMarkerName, 0) == 0 || errno == ENOENT)
     ::unlinkat(parent_.get(), tempName_.c_str(), AT_REMOVEDIR);
-  temp_.reset();
-  lock_.reset();
+  temp_.reset(); // the lock goes with it
 }
 
 llvm::Error OutputSlot::publish(std::string &warning,
@@ -533,7 +523,6 @@ llvm::Error OutputSlot::publish(std::string &warning,
                 llvm::toString(std::move(err));
       // Unlocked, a later run sees it as stale and tries again.
       temp_.reset();
-      lock_.reset();
       return llvm::Error::success();
     }
   }

@@ -11,12 +11,13 @@
 // SRC.
 //
 // Everything a run writes is built in a temporary sibling of DST, a folder
-// ".DSTNAME.aimodel-strip-<random>" made under another name and renamed to
-// that one only once it holds a lock file this run holds locked (flock).
-// So a temporary is "stale" exactly when no live run holds its lock, in any
-// process or pid namespace; the next run removes such temporaries, and
-// nothing else. The output inside it ("out", a file or folder) is renamed
-// into place once complete: no-replace, or swapped with the old DST under
+// ".DSTNAME.aimodel-strip-<random>" created O_EXCL-style (mkdir), locked
+// (flock on the folder) and marked by the run that made it. So a temporary
+// is "stale" exactly when no live run holds its lock, in any process or
+// pid namespace; the next run removes such temporaries (one not yet marked
+// only if it is empty), and nothing else. The output inside it ("out", a file
+// or folder) is renamed into place once complete: no-replace, or swapped with
+// the old DST under
 // --force, whose removal follows the same guard.
 //
 // Inputs are only ever opened read-only, below their folder's descriptor,
@@ -124,7 +125,8 @@ private:
   llvm::Expected<int> createTemp();
   void removeTemp();
 
-  support::UniqueFd parent_, temp_, lock_, output_;
+  /// temp_ is the temporary folder, held locked (flock) while this lives.
+  support::UniqueFd parent_, temp_, output_;
   std::string name_, tempName_, display_;
   RemovalGuard guard_;
   bool force_ = false;

@@ -6,6 +6,7 @@
 #include "bytecode/BytecodeWriter.h"
 #include "strip/OutputTree.h"
 #include "strip/StripPlan.h"
+#include "strip/StripSinks.h"
 #include "support/FileSystem.h"
 
 #include <algorithm>
@@ -25,186 +26,6 @@ using namespace aimodel::strip;
 namespace {
 
 using support::ioError;
-
-/// Reads `range` of `fd` whole.
-llvm::Expected<std::string> readAt(int fd, bytecode::Span range) {
-  std::string bytes(range.size, '\0');
-  uint64_t done = 0;
-  while (done < range.size) {
-    ssize_t n = ::pread(fd, bytes.data() + done, range.size - done,
-                        off_t(range.offset + done));
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return ioError("cannot read the input", n < 0 ? errno : EIO);
-    done += uint64_t(n);
-  }
-  return bytes;
-}
-
-/// Counts bytes: a dry run's exact output size, reading only blob headers.
-class CountingSink : public bytecode::ByteSink {
-public:
-  explicit CountingSink(int inputFd) : inputFd(inputFd) {}
-  llvm::Expected<std::string> readInput(bytecode::Span range) override {
-    return readAt(inputFd, range);
-  }
-  llvm::Error write(llvm::StringRef bytes) override {
-    count += bytes.size();
-    return llvm::Error::success();
-  }
-  llvm::Error copyRange(bytecode::Span range) override {
-    count += range.size;
-    return llvm::Error::success();
-  }
-  uint64_t written() const override { return count; }
-
-private:
-  int inputFd;
-  uint64_t count = 0;
-};
-
-/// Writes to a file descriptor. The SHA-256 is of the bytes written, read
-/// back from the output by a second thread that follows the writer: the
-/// bytes main.hash records are the bytes in the file, whatever the input
-/// did meanwhile. Ranges of the input (the weights) are copied by the
-/// kernel where it can, in chunks, so the read-back overlaps the copy.
-class FileSink : public bytecode::ByteSink {
-public:
-  FileSink(int inputFd, int outputFd)
-      : inputFd(inputFd), outputFd(outputFd),
-        hasher([this] { hashWritten(); }) {}
-  ~FileSink() { stopHashing(); }
-
-  llvm::Error write(llvm::StringRef bytes) override {
-    if (llvm::Error err = support::writeAll(outputFd, bytes)) {
-      writeFailed = true;
-      return err;
-    }
-    advance(bytes.size());
-    return llvm::Error::success();
-  }
-
-  llvm::Error copyRange(bytecode::Span range) override {
-    if (range.size < kKernelCopyBytes)
-      return readRange(range, [&](llvm::StringRef bytes) -> llvm::Error {
-        return write(bytes);
-      });
-    for (uint64_t at = range.offset; at < range.end();) {
-      uint64_t size = std::min<uint64_t>(kChunkBytes, range.end() - at);
-      support::IOSide side = support::IOSide::Read;
-      if (llvm::Error err =
-              support::copyRange(inputFd, at, size, outputFd, &side)) {
-        writeFailed = side == support::IOSide::Write;
-        return err;
-      }
-      advance(size);
-      at += size;
-    }
-    return llvm::Error::success();
-  }
-
-  uint64_t written() const override { return count; }
-  llvm::Expected<std::string> readInput(bytecode::Span range) override {
-    return readAt(inputFd, range);
-  }
-
-  /// The last error was the output's, not the input's.
-  bool failedWriting() const { return writeFailed; }
-
-  /// The SHA-256 of the file as written, once read back.
-  llvm::Expected<bundle::Sha256Digest> finish() {
-    stopHashing();
-    if (hashError)
-      return std::move(*hashError);
-    return hash.finish();
-  }
-
-private:
-  /// Ranges from this size on are copied by the kernel, in chunks of this.
-  static constexpr uint64_t kKernelCopyBytes = 16 << 20;
-  static constexpr uint64_t kChunkBytes = 64 << 20;
-
-  void advance(uint64_t bytes) {
-    count += bytes;
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      published = count;
-    }
-    ready.notify_one();
-  }
-
-  void stopHashing() {
-    if (!hasher.joinable())
-      return;
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      done = true;
-    }
-    ready.notify_one();
-    hasher.join();
-  }
-
-  /// The read-back: hashes [hashed, published) as it grows.
-  void hashWritten() {
-    std::vector<char> buffer(4 << 20);
-    uint64_t hashed = 0;
-    while (true) {
-      uint64_t until;
-      bool finished;
-      {
-        std::unique_lock<std::mutex> lock(mutex);
-        ready.wait(lock, [&] { return done || published > hashed; });
-        until = published;
-        finished = done;
-      }
-      while (hashed < until) {
-        size_t want = size_t(std::min<uint64_t>(buffer.size(), until - hashed));
-        ssize_t n = ::pread(outputFd, buffer.data(), want, off_t(hashed));
-        if (n < 0 && errno == EINTR)
-          continue;
-        if (n <= 0) {
-          hashError.emplace(
-              ioError("cannot read the output back", n < 0 ? errno : EIO));
-          return;
-        }
-        hash.update(llvm::StringRef(buffer.data(), size_t(n)));
-        hashed += uint64_t(n);
-      }
-      if (finished && hashed >= until)
-        return;
-    }
-  }
-
-  template <typename Consume>
-  llvm::Error readRange(bytecode::Span range, Consume consume) {
-    std::vector<char> buffer(4 << 20);
-    uint64_t offset = range.offset, end = range.end();
-    while (offset < end) {
-      size_t want = size_t(std::min<uint64_t>(buffer.size(), end - offset));
-      ssize_t n = ::pread(inputFd, buffer.data(), want, off_t(offset));
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return ioError("cannot read the input", n < 0 ? errno : EIO);
-      if (auto err = consume(llvm::StringRef(buffer.data(), size_t(n))))
-        return err;
-      offset += uint64_t(n);
-    }
-    return llvm::Error::success();
-  }
-
-  int inputFd, outputFd;
-  uint64_t count = 0;
-  bool writeFailed = false;
-  bundle::Sha256 hash;
-  std::optional<llvm::Error> hashError;
-  std::mutex mutex;
-  std::condition_variable ready;
-  uint64_t published = 0;
-  bool done = false;
-  std::thread hasher; ///< last: started once the rest exists
-};
 
 llvm::Expected<std::unique_ptr<bytecode::BytecodeFile>>
 decode(int fd, uint64_t size, llvm::StringRef name) {
@@ -234,10 +55,11 @@ llvm::Expected<FileStripResult> aimodel::strip::stripFile(
   llvm::Expected<support::FileState> before = support::stateOf(input.fd.get());
   if (!before)
     return inputError(before.takeError());
-  // The input's hash (main.hash is checked against it) on a second core
-  // from the start: it overlaps decoding, planning and verifying.
+  // The input's hash (main.hash is checked against it). Writing, the sink
+  // takes it from the bytes it copies; in a dry run, a second core reads
+  // the file from the start, overlapping decoding and planning.
   std::future<llvm::Expected<bundle::Sha256Digest>> inputDigest;
-  if (options.hashInput) {
+  if (options.hashInput && outputFd < 0) {
     support::RegularFile copy{
         support::UniqueFd(::fcntl(input.fd.get(), F_DUPFD_CLOEXEC, 0)),
         input.size};
@@ -248,10 +70,12 @@ llvm::Expected<FileStripResult> aimodel::strip::stripFile(
         [](support::RegularFile file) { return bundle::sha256File(file); },
         std::move(copy));
   }
+  std::optional<HashingSink> sink;
   auto inputHash = [&](FileStripResult &result) -> llvm::Error {
-    if (!inputDigest.valid())
+    if (!options.hashInput)
       return llvm::Error::success();
-    llvm::Expected<bundle::Sha256Digest> digest = inputDigest.get();
+    llvm::Expected<bundle::Sha256Digest> digest =
+        inputDigest.valid() ? inputDigest.get() : sink->inputDigest();
     if (!digest)
       return inputError(digest.takeError());
     result.inputDigest = *digest;
@@ -283,17 +107,14 @@ llvm::Expected<FileStripResult> aimodel::strip::stripFile(
   result.stringsRemoved = plan.stringsRemoved;
   result.possiblyUsedLocations = plan.possiblyUsedLocations;
   result.kept = plan.kept;
-  if (plan.refused) {
-    if (llvm::Error err = inputHash(result))
-      return err;
+  if (plan.refused)
     return result;
-  }
 
   if (outputFd < 0) {
-    CountingSink sink(input.fd.get());
-    if (auto err = bytecode::writeBytecode(**file, plan.edits, sink))
+    CountingSink counter(input.fd.get());
+    if (auto err = bytecode::writeBytecode(**file, plan.edits, counter))
       return inputError(std::move(err));
-    result.bytesAfter = sink.written();
+    result.bytesAfter = counter.written();
     if (llvm::Error err = inputHash(result))
       return err;
     if (llvm::Error err = unchanged())
@@ -303,17 +124,17 @@ llvm::Expected<FileStripResult> aimodel::strip::stripFile(
 
   // No fsync: like cp, the copy survives a killed process (the rename
   // comes after verification) but is not forced to disk.
-  FileSink sink(input.fd.get(), outputFd);
+  sink.emplace(input.fd.get(), input.size, outputFd, options.hashInput);
   bytecode::WriteResult written;
-  if (auto err = bytecode::writeBytecode(**file, plan.edits, sink, &written))
-    return sink.failedWriting() ? outputError(std::move(err))
-                                : inputError(std::move(err));
+  if (auto err = bytecode::writeBytecode(**file, plan.edits, *sink, &written))
+    return sink->failedWriting() ? outputError(std::move(err))
+                                 : inputError(std::move(err));
   // Verification needs only this record of the input: release the input's
   // tables before the output's are built.
   StripExpectation expected = StripExpectation::record(**file, plan, written);
   file->reset();
   plan.edits = bytecode::BytecodeEdits();
-  result.bytesAfter = sink.written();
+  result.bytesAfter = sink->written();
 
   struct stat st;
   if (::fstat(outputFd, &st) != 0)
@@ -334,8 +155,8 @@ llvm::Expected<FileStripResult> aimodel::strip::stripFile(
   result.kept =
       keptPayloadOf(passes::scanPayload(**reread, reach), reach.opaque);
   reread->reset();
-  // The read-back hash ran while the file was decoded and checked.
-  llvm::Expected<bundle::Sha256Digest> digest = sink.finish();
+  // The hashes ran while the file was decoded and checked.
+  llvm::Expected<bundle::Sha256Digest> digest = sink->outputDigest();
   if (!digest)
     return outputError(digest.takeError());
   result.outputDigest = *digest;
