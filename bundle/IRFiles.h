@@ -33,6 +33,9 @@ public:
 
   /// The files' paths as reported (raw bytes), the IR file first.
   const std::vector<std::string> &paths() const { return paths_; }
+  /// The same files relative to the bundle ("main.mlirb", delegates'
+  /// paths below it); "" for a PATH that is a file itself.
+  const std::vector<std::string> &names() const { return names_; }
 
   /// Maps file `index`: the one PATH or mlirb opened by open(), the
   /// delegates below the bundle's descriptor, never following a symlink.

@@ -71,6 +71,25 @@ aimodel::graphdiff::groupByModule(llvm::ArrayRef<Change> changes,
   return groups;
 }
 
+std::vector<ListedChanges>
+aimodel::graphdiff::collapseRuns(const ModuleGroup &group) {
+  std::vector<ListedChanges> out;
+  const auto &changes = group.changes;
+  for (size_t i = 0; i < changes.size();) {
+    size_t end = i + 1;
+    if (changes[i]->kind != ChangeKind::Modified)
+      while (end < changes.size() && changes[end]->kind == changes[i]->kind)
+        ++end;
+    if (end - i < kMinRun)
+      end = i + 1;
+    ListedChanges listed{changes[i]->kind, {}};
+    listed.changes.assign(changes.begin() + i, changes.begin() + end);
+    out.push_back(std::move(listed));
+    i = end;
+  }
+  return out;
+}
+
 //===----------------------------------------------------------------------===//
 // JSON
 //===----------------------------------------------------------------------===//
@@ -102,10 +121,13 @@ std::string aimodel::graphdiff::jsonReport(const DiffResult &result) {
       item["detail"] = jsonText(change.detail);
       item["module"] = jsonText(change.module);
       item["source_line"] = jsonText(change.sourceLine);
+      item["fx_node"] = jsonText(change.fxNode);
+      item["op_id"] = change.opId ? Json(*change.opId) : Json(nullptr);
       changes.push_back(std::move(item));
     }
     graphs.push_back(
-        {{"source", jsonName(graph.source)},
+        {{"file", jsonName(graph.file)},
+         {"source", jsonName(graph.source)},
          {"target", jsonName(graph.target)},
          {"status", statusName(graph.status).str()},
          {"ops", {{"source", graph.sourceOps}, {"target", graph.targetOps}}},
@@ -183,14 +205,36 @@ static std::string indexText(const Change &change) {
   return text + "]";
 }
 
+std::string aimodel::graphdiff::sourceText(const Change &change) {
+  std::string text;
+  auto add = [&](const std::string &part) {
+    text += (text.empty() ? "" : ", ") + part;
+  };
+  if (!change.sourceLine.empty())
+    add(printablePath(change.sourceLine));
+  if (!change.fxNode.empty())
+    add("FX " + printablePath(change.fxNode));
+  if (change.opId)
+    add("op id " + std::to_string(*change.opId));
+  return text;
+}
+
 static std::string plural(uint64_t n, llvm::StringRef word) {
   return std::to_string(n) + " " + word.str() + (n == 1 ? "" : "s");
+}
+
+bool aimodel::graphdiff::spansFiles(const DiffResult &result) {
+  for (const GraphComparison &graph : result.graphs)
+    if (graph.file != result.graphs.front().file)
+      return true;
+  return false;
 }
 
 void aimodel::graphdiff::writeTextReport(llvm::raw_ostream &os,
                                          const DiffResult &result,
                                          const ReportOptions &options) {
   Paint paint{options.colour};
+  bool manyFiles = spansFiles(result);
   bool identical = allIdentical(result);
   os << printablePath(options.golden) << " -> "
      << printablePath(options.candidate) << ": " << paint(kBold)
@@ -207,8 +251,10 @@ void aimodel::graphdiff::writeTextReport(llvm::raw_ostream &os,
     // Identical graphs are only counted: a model has many.
     if (graph.status == GraphStatus::Identical)
       continue;
-    os << "graph " << paint(kBold) << graphLabel(graph) << paint.reset() << ": "
-       << statusName(graph.status);
+    os << "graph " << paint(kBold) << graphLabel(graph) << paint.reset();
+    if (manyFiles)
+      os << " in " << printablePath(graph.file);
+    os << ": " << statusName(graph.status);
     switch (graph.status) {
     case GraphStatus::Added:
       os << " (" << plural(graph.targetOps, "op") << ")\n";
@@ -229,14 +275,26 @@ void aimodel::graphdiff::writeTextReport(llvm::raw_ostream &os,
          << (group.module.empty() ? std::string("(no module)")
                                   : printablePath(group.module))
          << paint.reset() << "\n";
-      for (const Change *change : group.changes) {
+      for (const ListedChanges &listed : collapseRuns(group)) {
+        const Change *change = listed.changes.front();
+        if (listed.isRun()) {
+          // "72 ops removed [100 -> ... 171 ->]": one line for a run.
+          const Change *last = listed.changes.back();
+          os << "    " << paint(kindColour(listed.kind))
+             << kindMark(listed.kind) << " "
+             << plural(listed.changes.size(), "op") << " "
+             << kindName(listed.kind) << paint.reset() << " "
+             << indexText(*change) << " ... " << indexText(*last) << "\n";
+          continue;
+        }
         os << "    " << paint(kindColour(change->kind))
            << kindMark(change->kind) << " " << printablePath(change->op)
            << paint.reset() << " " << indexText(*change);
         if (!change->detail.empty())
           os << ": " << printablePath(change->detail);
-        if (!change->sourceLine.empty())
-          os << " (" << printablePath(change->sourceLine) << ")";
+        std::string where = sourceText(*change);
+        if (!where.empty())
+          os << " (" << where << ")";
         os << "\n";
       }
     }

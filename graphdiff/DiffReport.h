@@ -41,6 +41,10 @@ struct ReportOptions {
 /// matcher.
 bool allIdentical(const DiffResult &result);
 
+/// The graphs live in more than one file (a compiled bundle's delegates):
+/// reports name each graph's file.
+bool spansFiles(const DiffResult &result);
+
 llvm::StringRef statusName(GraphStatus status); ///< "identical", "added", ...
 llvm::StringRef kindName(ChangeKind kind);      ///< "modified", ...
 
@@ -55,6 +59,20 @@ struct ModuleGroup {
 /// comes last.
 std::vector<ModuleGroup> groupByModule(llvm::ArrayRef<Change> changes,
                                        uint64_t limit);
+
+/// A module group's changes as listed: one change, or a run of added or
+/// removed ones in a row (kMinRun or more), shown as one line.
+inline constexpr size_t kMinRun = 4;
+struct ListedChanges {
+  ChangeKind kind;
+  std::vector<const Change *> changes; ///< one, or the run's
+  bool isRun() const { return changes.size() > 1; }
+};
+std::vector<ListedChanges> collapseRuns(const ModuleGroup &group);
+
+/// "model.py:120, FX view, op id 22": where a change comes from, as debug
+/// locations say (empty without them).
+std::string sourceText(const Change &change);
 
 /// The "aimodel-diff/1" JSON document (every change of every graph),
 /// pretty-printed, ending in a newline.

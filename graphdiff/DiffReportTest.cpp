@@ -139,7 +139,9 @@ TEST(DiffReport, Json) {
                             {"target_index", 3},
                             {"detail", "attribute shape: [1, 64] -> [64, 1]"},
                             {"module", "Linear$1/Block$3/Model$1"},
-                            {"source_line", "model.py:120"}}));
+                            {"source_line", "model.py:120"},
+                            {"fx_node", ""},
+                            {"op_id", nullptr}}));
   EXPECT_FALSE(main["changes"][1].contains("target_index"));
   EXPECT_FALSE(main["changes"][2].contains("source_index"));
   EXPECT_EQ(doc["graphs"][1]["status"], "identical");

@@ -48,14 +48,22 @@ void graphdiff::collectSymbolUses(FileGraphs &graphs, OpLabeler &labeler) {
   }
 }
 
+/// `path` with its last component's uniquifier dropped.
+static std::string normalisedPath(llvm::StringRef path) {
+  size_t split = path.rfind("::");
+  if (split == llvm::StringRef::npos)
+    return normaliseSymbol(path).str();
+  return (path.take_front(split + 2) +
+          normaliseSymbol(path.drop_front(split + 2)))
+      .str();
+}
+
 void graphdiff::pairByName(const FileGraphs &source, const FileGraphs &target,
                            FunctionPairs &pairs) {
-  llvm::StringMap<uint32_t> targetByName;
-  for (uint32_t t = 0; t < target.graphs.size(); ++t)
-    targetByName.try_emplace(target.graphs[t].name, t);
+  // Stand-ins ("mps.func#0", "(top level)") pair by position like names.
   for (uint32_t s = 0; s < source.graphs.size(); ++s)
-    if (auto it = targetByName.find(source.graphs[s].name);
-        it != targetByName.end())
+    if (auto it = target.byPath.find(source.graphs[s].path);
+        it != target.byPath.end())
       pairs.add(s, it->second);
   // Without uniquifiers, where one function on each side has the name.
   llvm::StringMap<std::pair<unsigned, uint32_t>> byBase[2];
@@ -65,7 +73,7 @@ void graphdiff::pairByName(const FileGraphs &source, const FileGraphs &target,
       const FunctionGraph &graph = files[side]->graphs[g];
       if (graph.synthetic || pairs.paired(side, g))
         continue;
-      auto &entry = byBase[side][normaliseSymbol(graph.name)];
+      auto &entry = byBase[side][normalisedPath(graph.path)];
       entry = {entry.first + 1, g};
     }
   for (const auto &entry : byBase[0]) {
@@ -91,7 +99,7 @@ std::vector<uint32_t> graphdiff::pairByContent(const FileGraphs &source,
       const FunctionGraph &graph = files[side]->graphs[g];
       if (graph.synthetic || !graph.hasRoot() || pairs.paired(side, g))
         continue;
-      uint64_t key = HashBuilder(llvm::xxh3_64bits(normaliseSymbol(graph.name)))
+      uint64_t key = HashBuilder(llvm::xxh3_64bits(normalisedPath(graph.path)))
                          .add(graph[0].bottomUp)
                          .get() >>
                      1;
@@ -146,6 +154,9 @@ graphdiff::pairByCallSites(const FileGraphs &source, const FileGraphs &target,
 OpLabeler::SymbolKeys graphdiff::symbolKeys(const FileGraphs &graphs,
                                             const FunctionPairs &pairs,
                                             int side) {
+  // Only a function that pairs is known by its pair; anything else (a
+  // variable, an external callee, a function with no counterpart) by its
+  // exact name: a uniquifier is ignored only where a pairing proves it.
   return [&graphs, &pairs, side](llvm::StringRef symbol) {
     if (auto it = graphs.bySymbol.find(symbol); it != graphs.bySymbol.end()) {
       uint32_t other = pairs.of[side][it->second];
@@ -156,8 +167,24 @@ OpLabeler::SymbolKeys graphdiff::symbolKeys(const FileGraphs &graphs,
   };
 }
 
-bool graphdiff::namesEntry(const FunctionGraph &graph, llvm::StringRef entry) {
-  return graph.name == entry ||
-         (!graph.synthetic &&
-          normaliseSymbol(graph.name) == normaliseSymbol(entry));
+EntryMatch graphdiff::findEntry(const FileGraphs &graphs,
+                                llvm::StringRef entry) {
+  EntryMatch out;
+  // An exact path or name wins; a name without its uniquifier only when
+  // one graph has it.
+  for (uint32_t g = 0; g < graphs.graphs.size(); ++g) {
+    const FunctionGraph &graph = graphs.graphs[g];
+    if (graph.path == entry || graph.name == entry)
+      out.exact.push_back(g);
+  }
+  if (!out.exact.empty())
+    return out;
+  llvm::StringRef base = normaliseSymbol(entry);
+  for (uint32_t g = 0; g < graphs.graphs.size(); ++g) {
+    const FunctionGraph &graph = graphs.graphs[g];
+    if (!graph.synthetic && normaliseSymbol(graph.name) == base &&
+        normaliseSymbol(graph.name) != graph.name)
+      out.byBase.push_back(g);
+  }
+  return out;
 }

@@ -1,12 +1,13 @@
 //===- FunctionPairing.h - Which function of one file is which --*- C++ -*-===//
 //
-// Functions pair by symbol name, then by name without its conversion
-// uniquifier where that is unique on both sides, then, among look-alike
-// names, by equal whole-graph fingerprints, and last through their call
-// sites: two matched ops naming unpaired functions at the same position of
-// their symbol references pair those functions, at any depth of composites.
-// Labels hash a reference to a paired function by the pair, so the call
-// sites of paired functions compare equal whatever the names.
+// Functions pair by full symbol path, then by path without the conversion
+// uniquifier of its last name where that is unique on both sides, then,
+// among look-alike names, by equal whole-graph fingerprints, and last
+// through their call sites: two matched ops naming unpaired functions at
+// the same position of their symbol references pair those functions, at
+// any depth of composites. Labels hash a reference to a paired function by
+// the pair, so the call sites of paired functions compare equal whatever
+// the names; every other symbol by its exact name.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AIMODEL_GRAPHDIFF_FUNCTIONPAIRING_H
@@ -57,12 +58,19 @@ pairByCallSites(const FileGraphs &source, const FileGraphs &target,
                 OpLabeler &targetLabels, FunctionPairs &pairs);
 
 /// Symbol keys for side `side`'s labeler: a paired function by its pair,
-/// anything else by its name without uniquifier.
+/// anything else by its exact name.
 OpLabeler::SymbolKeys symbolKeys(const FileGraphs &graphs,
                                  const FunctionPairs &pairs, int side);
 
-/// `graph` names `entry`: exactly, or without uniquifiers.
-bool namesEntry(const FunctionGraph &graph, llvm::StringRef entry);
+/// The graphs `--entry-point NAME` may mean in one file.
+struct EntryMatch {
+  /// Graphs whose full path or symbol name is NAME exactly.
+  std::vector<uint32_t> exact;
+  /// Without exact matches: graphs whose name, uniquifier dropped, is
+  /// NAME's (it has one too, or it is that base name).
+  std::vector<uint32_t> byBase;
+};
+EntryMatch findEntry(const FileGraphs &graphs, llvm::StringRef entry);
 
 } // namespace aimodel::graphdiff
 

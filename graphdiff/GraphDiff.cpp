@@ -18,6 +18,8 @@
 #include "graphdiff/SourceInfo.h"
 
 #include <map>
+#include <memory>
+#include <optional>
 
 using namespace aimodel;
 using namespace aimodel::graphdiff;
@@ -43,10 +45,16 @@ public:
                OpLabeler(candidate, options.weights)},
         pairs(graphs[0].graphs.size(), graphs[1].graphs.size()) {}
 
-  llvm::Expected<DiffResult> run();
+  /// Compares every graph, or with `entry` only that graph of each side
+  /// (kNoGraph: none on that side).
+  DiffResult run(std::optional<std::pair<uint32_t, uint32_t>> entry);
+  const FileGraphs &graphsOf(int side) const { return graphs[side]; }
 
 private:
-  llvm::Error selectEntryPoint();
+  void selectEntryPoint(std::pair<uint32_t, uint32_t> entry);
+  /// How a graph of side `side` is named in reports: its symbol, or its
+  /// full path where the symbol alone is not unique in its file.
+  std::string displayName(int side, uint32_t g) const;
   void refreshKeys();
   /// Fingerprints again the selected graphs that name a function of
   /// `changed` (per side); returns the source graphs that did.
@@ -57,6 +65,9 @@ private:
                                   uint32_t vb, const Matching &matching);
   Change change(ChangeKind kind, int side, const FunctionGraph &graph,
                 uint32_t v);
+  /// "coreai.mul [39]": what feeds an operand slot, in words.
+  std::string producerText(int side, const FunctionGraph &graph,
+                           const Slot &slot) const;
 
   const BytecodeFile *files[2];
   const DiffOptions &options;
@@ -68,28 +79,23 @@ private:
 
 } // namespace
 
-llvm::Error Differ::selectEntryPoint() {
-  const std::string &entry = *options.entryPoint;
-  uint32_t found[2] = {kNoGraph, kNoGraph};
+void Differ::selectEntryPoint(std::pair<uint32_t, uint32_t> entry) {
+  uint32_t found[2] = {entry.first, entry.second};
   for (int side = 0; side < 2; ++side) {
-    const std::vector<FunctionGraph> &list = graphs[side].graphs;
-    // An exact name first, then one without uniquifiers.
-    for (uint32_t g = 0; g < list.size() && found[side] == kNoGraph; ++g)
-      if (list[g].name == entry)
-        found[side] = g;
-    for (uint32_t g = 0; g < list.size() && found[side] == kNoGraph; ++g)
-      if (namesEntry(list[g], entry))
-        found[side] = g;
     std::fill(selected[side].begin(), selected[side].end(), 0);
     if (found[side] != kNoGraph)
       selected[side][found[side]] = 1;
   }
-  if (found[0] == kNoGraph && found[1] == kNoGraph)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "no graph named " + entry);
   if (found[0] != kNoGraph && found[1] != kNoGraph)
     pairs.add(found[0], found[1]);
-  return llvm::Error::success();
+}
+
+std::string Differ::displayName(int side, uint32_t g) const {
+  const FunctionGraph &graph = graphs[side].graphs[g];
+  auto it = graphs[side].bySymbol.find(graph.name);
+  if (graph.synthetic || (it != graphs[side].bySymbol.end() && it->second == g))
+    return graph.name;
+  return graph.path;
 }
 
 void Differ::refreshKeys() {
@@ -118,6 +124,29 @@ Differ::refingerprint(const std::vector<char> changed[2]) {
   return sourceGraphs;
 }
 
+std::string Differ::producerText(int side, const FunctionGraph &graph,
+                                 const Slot &slot) const {
+  const VertexInfo &info = graph[slot.producer];
+  const BytecodeFile &file = *files[side];
+  auto opText = [&](uint32_t op) {
+    return file.fullOpName(file.operations()[op].name) + " [" +
+           std::to_string(op) + "]";
+  };
+  switch (info.kind) {
+  case VertexKind::Op: {
+    std::string text = opText(info.op);
+    if (file.resultTypes(file.operations()[info.op]).size() > 1)
+      text += " result " + std::to_string(slot.result);
+    return text;
+  }
+  case VertexKind::Argument:
+    return "argument " + std::to_string(info.number) + " of " + opText(info.op);
+  case VertexKind::External:
+    break;
+  }
+  return "a value from outside the graph";
+}
+
 Change Differ::change(ChangeKind kind, int side, const FunctionGraph &graph,
                       uint32_t v) {
   Change out;
@@ -129,6 +158,8 @@ Change Differ::change(ChangeKind kind, int side, const FunctionGraph &graph,
   SourceInfo info = sourceInfo(*files[side], operation.location);
   out.module = std::move(info.module);
   out.sourceLine = std::move(info.sourceLine);
+  out.fxNode = std::move(info.fxNode);
+  out.opId = info.opId;
   return out;
 }
 
@@ -154,19 +185,15 @@ std::vector<std::string> Differ::verify(const FunctionGraph &a,
           "operand " + std::to_string(i) + ": " +
           (a[pa].kind == VertexKind::Argument ? "block argument"
                                               : "outside value") +
-          " type " + labels[0].typeText(labels[0].valueType(a, pa)) + " vs " +
-          labels[1].typeText(labels[1].valueType(b, pb)));
+          " type " + labels[0].typeText(labels[0].valueType(a, pa)) +
+          " \u2192 " + labels[1].typeText(labels[1].valueType(b, pb)));
     }
   }
-  if (rewired.size() == 1) {
-    details.push_back("operand " + std::to_string(rewired[0]) +
-                      " comes from a different value");
-  } else if (!rewired.empty()) {
-    std::string list;
-    for (size_t i : rewired)
-      list += (list.empty() ? "" : ", ") + std::to_string(i);
-    details.push_back("operands " + list + " come from different values");
-  }
+  // Each rewired slot with its producer on both sides.
+  for (size_t i : rewired)
+    details.push_back("operand " + std::to_string(i) + ": " +
+                      producerText(0, a, oa[i]) + " \u2192 " +
+                      producerText(1, b, ob[i]));
   uint32_t parentA = a[va].parent, parentB = b[vb].parent;
   bool sameRegion = parentA == kNoVertex
                         ? parentB == kNoVertex
@@ -182,8 +209,8 @@ GraphComparison Differ::compare(uint32_t s, uint32_t t,
                                 const Matching &matching) {
   const FunctionGraph &a = graphs[0].graphs[s], &b = graphs[1].graphs[t];
   GraphComparison out;
-  out.source = a.name;
-  out.target = b.name;
+  out.source = displayName(0, s);
+  out.target = displayName(1, t);
   out.sourceOps = a.numOps;
   out.targetOps = b.numOps;
   for (uint32_t v = 0; v < a.numVertices(); ++v) {
@@ -208,6 +235,8 @@ GraphComparison Differ::compare(uint32_t s, uint32_t t,
       Change located = change(ChangeKind::Modified, 1, b, w);
       modified.module = std::move(located.module);
       modified.sourceLine = std::move(located.sourceLine);
+      modified.fxNode = std::move(located.fxNode);
+      modified.opId = located.opId;
     }
     for (const std::string &detail : details)
       modified.detail += (modified.detail.empty() ? "" : "; ") + detail;
@@ -223,17 +252,15 @@ GraphComparison Differ::compare(uint32_t s, uint32_t t,
   return out;
 }
 
-llvm::Expected<DiffResult> Differ::run() {
+DiffResult Differ::run(std::optional<std::pair<uint32_t, uint32_t>> entry) {
   for (int side = 0; side < 2; ++side) {
     selected[side].assign(graphs[side].graphs.size(), 1);
     collectSymbolUses(graphs[side], labels[side]);
   }
-  if (options.entryPoint) {
-    if (llvm::Error err = selectEntryPoint())
-      return err;
-  } else {
+  if (entry)
+    selectEntryPoint(*entry);
+  else
     pairByName(graphs[0], graphs[1], pairs);
-  }
   refreshKeys();
   for (int side = 0; side < 2; ++side)
     for (uint32_t g = 0; g < graphs[side].graphs.size(); ++g)
@@ -252,7 +279,7 @@ llvm::Expected<DiffResult> Differ::run() {
     refreshKeys();
     return refingerprint(changed);
   };
-  if (!options.entryPoint)
+  if (!entry)
     paired(pairByContent(graphs[0], graphs[1], pairs));
 
   // In rounds: match every queued pair; the functions their call sites
@@ -268,7 +295,7 @@ llvm::Expected<DiffResult> Differ::run() {
       uint32_t t = pairs.of[0][s];
       Matching matching = matchGraphs(graphs[0].graphs[s], graphs[1].graphs[t]);
       compared[s] = compare(s, t, matching);
-      if (options.entryPoint)
+      if (entry)
         continue;
       for (uint32_t f : pairByCallSites(graphs[0], graphs[1], s, t, matching,
                                         labels[0], labels[1], pairs))
@@ -296,7 +323,7 @@ llvm::Expected<DiffResult> Differ::run() {
       continue;
     }
     GraphComparison removed;
-    removed.source = graphs[0].graphs[s].name;
+    removed.source = displayName(0, s);
     removed.status = GraphStatus::Removed;
     removed.sourceOps = removed.counts.removed = graphs[0].graphs[s].numOps;
     result.graphs.push_back(std::move(removed));
@@ -305,7 +332,7 @@ llvm::Expected<DiffResult> Differ::run() {
     if (!selected[1][t] || pairs.paired(1, t))
       continue;
     GraphComparison added;
-    added.target = graphs[1].graphs[t].name;
+    added.target = displayName(1, t);
     added.status = GraphStatus::Added;
     added.targetOps = added.counts.added = graphs[1].graphs[t].numOps;
     result.graphs.push_back(std::move(added));
@@ -313,8 +340,148 @@ llvm::Expected<DiffResult> Differ::run() {
   return result;
 }
 
+namespace {
+/// Where --entry-point NAME is, over every file of one side.
+struct EntryHit {
+  size_t file;
+  uint32_t graph;
+};
+
+/// The graphs of a file with no counterpart: all added or removed.
+void listOneSided(const BytecodeFile &file, bool golden,
+                  std::optional<uint32_t> only, const std::string &fileName,
+                  DiffResult &out) {
+  FileGraphs graphs = buildGraphs(file);
+  for (uint32_t g = 0; g < graphs.graphs.size(); ++g) {
+    if (only && *only != g)
+      continue;
+    const FunctionGraph &graph = graphs.graphs[g];
+    GraphComparison one;
+    one.file = fileName;
+    auto it = graphs.bySymbol.find(graph.name);
+    std::string name =
+        graph.synthetic || (it != graphs.bySymbol.end() && it->second == g)
+            ? graph.name
+            : graph.path;
+    if (golden) {
+      one.source = name;
+      one.status = GraphStatus::Removed;
+      one.sourceOps = one.counts.removed = graph.numOps;
+    } else {
+      one.target = name;
+      one.status = GraphStatus::Added;
+      one.targetOps = one.counts.added = graph.numOps;
+    }
+    out.graphs.push_back(std::move(one));
+  }
+}
+} // namespace
+
+llvm::Expected<DiffResult>
+graphdiff::diffModels(llvm::ArrayRef<ModelFile> files,
+                      const DiffOptions &options) {
+  DiffResult out;
+  // Paired files get a Differ (which builds their graphs); lone files are
+  // listed whole.
+  std::vector<std::unique_ptr<Differ>> differs(files.size());
+  std::vector<std::optional<FileGraphs>> alone(files.size());
+  for (size_t f = 0; f < files.size(); ++f) {
+    if (files[f].golden && files[f].candidate)
+      differs[f] = std::make_unique<Differ>(*files[f].golden,
+                                            *files[f].candidate, options);
+    else if (options.entryPoint)
+      alone[f] =
+          buildGraphs(files[f].golden ? *files[f].golden : *files[f].candidate);
+  }
+  auto append = [&](DiffResult result, const std::string &name) {
+    for (GraphComparison &graph : result.graphs) {
+      graph.file = name;
+      out.graphs.push_back(std::move(graph));
+    }
+  };
+  if (!options.entryPoint) {
+    for (size_t f = 0; f < files.size(); ++f) {
+      if (differs[f])
+        append(differs[f]->run(std::nullopt), files[f].name);
+      else
+        listOneSided(files[f].golden ? *files[f].golden : *files[f].candidate,
+                     files[f].golden != nullptr, std::nullopt, files[f].name,
+                     out);
+    }
+    return out;
+  }
+
+  const std::string &entry = *options.entryPoint;
+  std::optional<EntryHit> hit[2];
+  for (int side = 0; side < 2; ++side) {
+    std::vector<EntryHit> exact, byBase;
+    for (size_t f = 0; f < files.size(); ++f) {
+      const BytecodeFile *file =
+          side == 0 ? files[f].golden : files[f].candidate;
+      if (!file)
+        continue;
+      const FileGraphs &graphs =
+          differs[f] ? differs[f]->graphsOf(side) : *alone[f];
+      EntryMatch match = findEntry(graphs, entry);
+      for (uint32_t g : match.exact)
+        exact.push_back({f, g});
+      for (uint32_t g : match.byBase)
+        byBase.push_back({f, g});
+    }
+    std::vector<EntryHit> &hits = exact.empty() ? byBase : exact;
+    auto nameOf = [&](const EntryHit &h) {
+      const FileGraphs &graphs =
+          differs[h.file] ? differs[h.file]->graphsOf(side) : *alone[h.file];
+      return graphs.graphs[h.graph].path;
+    };
+    if (hits.size() > 1) {
+      std::string list;
+      for (const EntryHit &h : hits)
+        list += (list.empty() ? "" : ", ") +
+                (files.size() > 1 ? files[h.file].name + ": " : "") + nameOf(h);
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "--entry-point " + entry + " matches " + std::to_string(hits.size()) +
+              " graphs of the " + (side == 0 ? "golden" : "new") +
+              " model: " + list + "; name one of them exactly");
+    }
+    if (!hits.empty()) {
+      hit[side] = hits.front();
+      if (exact.empty())
+        out.notes.push_back("--entry-point " + entry + ": no graph of the " +
+                            (side == 0 ? "golden" : "new") +
+                            " model has this name; using " + nameOf(hits[0]) +
+                            ", the one graph with it but for its uniquifier");
+    }
+  }
+  if (!hit[0] && !hit[1])
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "no graph named " + entry);
+  size_t fileA = hit[0] ? hit[0]->file : hit[1]->file;
+  size_t fileB = hit[1] ? hit[1]->file : hit[0]->file;
+  if (hit[0] && hit[1]) {
+    if (fileA == fileB && differs[fileA]) {
+      append(differs[fileA]->run(std::make_pair(hit[0]->graph, hit[1]->graph)),
+             files[fileA].name);
+    } else {
+      // The graph moved to another file: compare the two files' graphs.
+      Differ across(*files[fileA].golden, *files[fileB].candidate, options);
+      append(across.run(std::make_pair(hit[0]->graph, hit[1]->graph)),
+             files[fileA].name);
+    }
+  } else if (hit[0]) {
+    listOneSided(*files[fileA].golden, true, hit[0]->graph, files[fileA].name,
+                 out);
+  } else {
+    listOneSided(*files[fileB].candidate, false, hit[1]->graph,
+                 files[fileB].name, out);
+  }
+  return out;
+}
+
 llvm::Expected<DiffResult> graphdiff::diffFiles(const BytecodeFile &golden,
                                                 const BytecodeFile &candidate,
                                                 const DiffOptions &options) {
-  return Differ(golden, candidate, options).run();
+  ModelFile file{"", &golden, &candidate};
+  return diffModels(file, options);
 }

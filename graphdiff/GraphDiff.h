@@ -30,7 +30,9 @@ enum class WeightsMode {
 
 struct DiffOptions {
   WeightsMode weights = WeightsMode::Ignore;
-  /// Compare only the graph of this symbol (uniquifier-normalised match).
+  /// Compare only this graph: the one whose full path or symbol name is
+  /// this, or, without one, the one whose name without its uniquifier is
+  /// this one's. More than one on a side is an error.
   std::optional<std::string> entryPoint;
 };
 
@@ -44,8 +46,10 @@ struct Change {
   std::optional<uint64_t> sourceIndex, targetIndex;
   std::string detail; ///< what differs, for a modified op ("operand 1 ...")
   /// From debug locations where present (the PyTorch module path of the
-  /// call stack, "file.py:line"), else empty.
-  std::string module, sourceLine;
+  /// call stack, "file.py:line", the FX node), else empty.
+  std::string module, sourceLine, fxNode;
+  /// The op id of the debug location ("coreai"("op_id":N:0)), if any.
+  std::optional<uint64_t> opId;
 };
 
 enum class GraphStatus { Identical, Different, Added, Removed };
@@ -56,7 +60,13 @@ struct Counts {
 
 /// One compared pair of graphs (or a graph present on one side only).
 struct GraphComparison {
-  std::string source, target; ///< symbol names without '@'; empty if absent
+  /// The IR file it lives in, relative to its bundle ("main.mlirb",
+  /// "main-h18p-delegates/.../original_model_0.mpsgraph"), or the file as
+  /// named for a plain file.
+  std::string file;
+  /// Symbol names without '@' (the full path "outer::main" where the name
+  /// alone is not unique in its file); empty if absent.
+  std::string source, target;
   GraphStatus status = GraphStatus::Identical;
   uint64_t sourceOps = 0, targetOps = 0;
   Counts counts;
@@ -67,15 +77,34 @@ struct GraphComparison {
 
 struct DiffResult {
   std::vector<GraphComparison> graphs; ///< deterministic order
+  /// For stderr: what the comparison assumed ("--entry-point x_zz: using
+  /// x_ab12cd34").
+  std::vector<std::string> notes;
   bool identical() const;
 };
 
 /// Compares every graph of `golden` with its counterpart in `candidate`.
-/// Errors only for what makes a comparison impossible (e.g. an entry point
-/// that neither file has: "no graph named X").
+/// Errors only for what makes a comparison impossible (an entry point that
+/// neither file has, "no graph named X", or that several graphs of one
+/// file match, naming them).
 llvm::Expected<DiffResult> diffFiles(const bytecode::BytecodeFile &golden,
                                      const bytecode::BytecodeFile &candidate,
                                      const DiffOptions &options);
+
+/// One IR file of a model: its name (relative to the bundle) and its
+/// decoded form on each side, null where the side has no such file.
+struct ModelFile {
+  std::string name;
+  const bytecode::BytecodeFile *golden = nullptr, *candidate = nullptr;
+};
+
+/// Compares two models file by file (a compiled bundle's mlirb and each of
+/// its delegate graphs): paired files graph by graph, a file on one side
+/// only as all its graphs added or removed. With an entry point, only the
+/// file that holds it (on either side); several files holding it is the
+/// error a file's several graphs would be.
+llvm::Expected<DiffResult> diffModels(llvm::ArrayRef<ModelFile> files,
+                                      const DiffOptions &options);
 
 } // namespace aimodel::graphdiff
 

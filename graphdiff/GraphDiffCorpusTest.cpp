@@ -178,7 +178,8 @@ TEST_F(GraphDiffTest, AHundredThousandOpPairDiffsExactly) {
   ASSERT_EQ(result->graphs[0].changes.size(), 2u)
       << describe(*result).substr(0, 4000);
   EXPECT_EQ(result->graphs[0].changes[0].op, "coreai.reshape");
-  EXPECT_EQ(result->graphs[0].changes[0].detail, "attributes differ: shape");
+  EXPECT_EQ(result->graphs[0].changes[0].detail,
+            "attributes differ: shape: [4, 2, 4] \u2192 [2, 4, 4]");
   EXPECT_EQ(result->graphs[0].changes[1].op, "coreai.tanh");
 }
 

@@ -230,7 +230,9 @@ TEST_F(GraphDiffTest, OperandSwapIsAModification) {
   ASSERT_EQ(result.graphs[0].changes.size(), 1u);
   EXPECT_EQ(result.graphs[0].changes[0].op, "coreai.sub");
   EXPECT_EQ(result.graphs[0].changes[0].detail,
-            "operands 0, 1 come from different values");
+            "operand 0: argument 0 of coreai.graph [1] \u2192 argument 1 of "
+            "coreai.graph [1]; operand 1: argument 1 of coreai.graph [1] "
+            "\u2192 argument 0 of coreai.graph [1]");
 }
 
 TEST_F(GraphDiffTest, AddOfOneValueTwiceIsNotAddOfTwoValues) {
@@ -244,7 +246,8 @@ TEST_F(GraphDiffTest, AddOfOneValueTwiceIsNotAddOfTwoValues) {
   ASSERT_EQ(result.graphs[0].changes.size(), 1u) << describe(result);
   EXPECT_EQ(result.graphs[0].changes[0].kind, ChangeKind::Modified);
   EXPECT_EQ(result.graphs[0].changes[0].detail,
-            "operand 1 comes from a different value");
+            "operand 1: argument 0 of coreai.graph [1] \u2192 argument 1 of "
+            "coreai.graph [1]");
   // Both edges of add(x, x) are kept: itself, it is identical.
   EXPECT_TRUE(diff(function(fill(add, {{"Y", "%a"}})),
                    function(fill(add, {{"Y", "%a"}})))
@@ -263,7 +266,7 @@ TEST_F(GraphDiffTest, ChangedReshapeShapeIsOneModifiedOp) {
   ASSERT_EQ(main->changes.size(), 1u);
   const Change &change = main->changes[0];
   EXPECT_EQ(change.op, "coreai.reshape");
-  EXPECT_EQ(change.detail, "attributes differ: shape");
+  EXPECT_EQ(change.detail, "attributes differ: shape: [4, 8] \u2192 [8, 4]");
   EXPECT_EQ(change.module, "Linear$1/Block$3/Model$1");
   EXPECT_EQ(change.sourceLine, "linear.py:134");
   ASSERT_TRUE(change.sourceIndex && change.targetIndex);

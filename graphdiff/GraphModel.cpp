@@ -6,6 +6,7 @@
 #include "llvm/Support/xxhash.h"
 
 #include <map>
+#include <set>
 
 using namespace aimodel;
 using namespace aimodel::graphdiff;
@@ -89,6 +90,8 @@ private:
   /// The graphs before their sizes are known (a Boost graph cannot be
   /// resized, nor moved or swapped without copying every vertex).
   std::vector<FunctionGraph> pending;
+  /// Symbol names more than one function has.
+  std::set<std::string> ambiguous;
 };
 
 } // namespace
@@ -97,6 +100,15 @@ void Builder::assignGraphs() {
   auto ops = file.operations();
   std::map<std::string, unsigned> standIns;
   uint32_t topLevel = kNoGraph;
+  // Per op: the symbol path of the tables enclosing its children ("" at
+  // the top). A nested op with regions is a table: named by its symbol,
+  // or by a stand-in when it has none.
+  std::vector<std::string> scope(ops.size());
+  std::map<std::pair<std::string, std::string>, unsigned> unnamedTables;
+  auto scopeOf = [&](uint32_t parent) -> const std::string & {
+    static const std::string top;
+    return parent == kNoIndex ? top : scope[parent];
+  };
   for (uint32_t i = 0; i < ops.size(); ++i) {
     const Operation &op = ops[i];
     uint32_t parent = parentOp(file, op);
@@ -108,8 +120,22 @@ void Builder::assignGraphs() {
                           file.dialects()[name.dialect].name == "builtin");
     bool holds = !container && holdsOps(file, op);
     std::optional<llvm::StringRef> symbol;
-    if (holds)
+    if (holds || (container && op.depth > 0))
       symbol = symbolName(file, op);
+    const std::string &outer = scopeOf(parent);
+    auto within = [&](llvm::StringRef name) {
+      return outer.empty() ? name.str() : outer + "::" + name.str();
+    };
+    if (op.depth > 0 && !file.opRegions(op).empty()) {
+      std::string own;
+      if (symbol) {
+        own = symbol->str();
+      } else {
+        std::string opName = file.fullOpName(op.name);
+        own = opName + "#" + std::to_string(unnamedTables[{outer, opName}]++);
+      }
+      scope[i] = within(own);
+    }
     if (holds && (symbol || parentGraph == kNoGraph)) {
       FunctionGraph graph;
       if (symbol) {
@@ -119,10 +145,16 @@ void Builder::assignGraphs() {
         graph.name = opName + "#" + std::to_string(standIns[opName]++);
         graph.synthetic = true;
       }
+      graph.path = symbol ? within(graph.name) : graph.name;
       graph.rootOp = i;
       out.graphOfOp[i] = uint32_t(pending.size());
-      if (symbol)
-        out.bySymbol.try_emplace(graph.name, out.graphOfOp[i]);
+      if (symbol) {
+        auto [it, fresh] =
+            out.bySymbol.try_emplace(graph.name, out.graphOfOp[i]);
+        if (!fresh)
+          ambiguous.insert(graph.name);
+      }
+      out.byPath.try_emplace(graph.path, out.graphOfOp[i]);
       pending.push_back(std::move(graph));
     } else if (parentGraph != kNoGraph) {
       out.graphOfOp[i] = parentGraph;
@@ -130,8 +162,9 @@ void Builder::assignGraphs() {
       if (topLevel == kNoGraph) {
         topLevel = uint32_t(pending.size());
         FunctionGraph graph;
-        graph.name = "(top level)";
+        graph.name = graph.path = "(top level)";
         graph.synthetic = true;
+        out.byPath.try_emplace(graph.path, topLevel);
         pending.push_back(std::move(graph));
       }
       out.graphOfOp[i] = topLevel;
@@ -238,6 +271,8 @@ FileGraphs Builder::build() {
     for (uint32_t k = 0; k < region.blocks.size(); ++k)
       blockPosition[region.blocks[k]] = k;
   assignGraphs();
+  for (const std::string &name : ambiguous)
+    out.bySymbol.erase(name);
   // Every op and block argument is a vertex: size the graphs once.
   std::vector<size_t> sizes(pending.size(), 0);
   for (uint32_t i = 0; i < ops.size(); ++i)
@@ -252,6 +287,7 @@ FileGraphs Builder::build() {
   for (uint32_t g = 0; g < pending.size(); ++g) {
     out.graphs.emplace_back(sizes[g]);
     out.graphs[g].name = std::move(pending[g].name);
+    out.graphs[g].path = std::move(pending[g].path);
     out.graphs[g].synthetic = pending[g].synthetic;
     out.graphs[g].rootOp = pending[g].rootOp;
   }

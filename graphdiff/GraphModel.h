@@ -93,6 +93,11 @@ struct FunctionGraph {
   explicit FunctionGraph(size_t numVertices = 0) : graph(numVertices) {}
 
   std::string name; ///< symbol name (without '@'), or a stand-in
+  /// The full symbol path: the names of the symbol tables holding it,
+  /// outermost first, then `name`, joined by "::" ("outer::main"); an
+  /// unnamed nested table is a stand-in ("builtin.module#1"). `name` at
+  /// the top.
+  std::string path;
   bool synthetic = false;
   /// The function op, vertex 0; kNoIndex for the top-level leftovers.
   uint32_t rootOp = bytecode::kNoIndex;
@@ -121,8 +126,11 @@ struct FunctionGraph {
 /// All graphs of one file.
 struct FileGraphs {
   std::vector<FunctionGraph> graphs; ///< in the order of their ops
-  /// Named functions by exact symbol name.
+  /// Named functions by exact symbol name, where one function has it
+  /// (what a symbol reference names: nested tables are rare).
   llvm::StringMap<uint32_t> bySymbol;
+  /// Every graph by its full path.
+  llvm::StringMap<uint32_t> byPath;
   /// Per op: its graph and vertex (kNoGraph for top-level containers).
   std::vector<uint32_t> graphOfOp, vertexOfOp;
 };

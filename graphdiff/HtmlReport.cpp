@@ -70,6 +70,21 @@ static void writeCell(llvm::raw_ostream &os, uint64_t n) {
   os << "<td class=\"n\">" << n << "</td>";
 }
 
+static void writeRow(llvm::raw_ostream &os, const Change &change) {
+  llvm::StringRef kind = kindName(change.kind);
+  os << "<tr><td class=\"" << kind << "\">" << kind << "</td><td class=\"op\">"
+     << html(change.op) << "</td>";
+  for (const std::optional<uint64_t> &index :
+       {change.sourceIndex, change.targetIndex}) {
+    if (index)
+      writeCell(os, *index);
+    else
+      os << "<td></td>";
+  }
+  os << "<td>" << html(change.detail) << "</td><td>" << html(sourceText(change))
+     << "</td></tr>\n";
+}
+
 static std::string graphTitle(const GraphComparison &graph) {
   if (graph.source.empty() || graph.target.empty() ||
       graph.source == graph.target)
@@ -78,8 +93,11 @@ static std::string graphTitle(const GraphComparison &graph) {
 }
 
 static void writeChanges(llvm::raw_ostream &os, const GraphComparison &graph,
-                         const ReportOptions &options) {
-  os << "<h2>Changes in graph <code>" << graphTitle(graph) << "</code></h2>\n";
+                         const ReportOptions &options, bool manyFiles) {
+  os << "<h2>Changes in graph <code>" << graphTitle(graph) << "</code>";
+  if (manyFiles)
+    os << " in <code>" << html(graph.file) << "</code>";
+  os << "</h2>\n";
   for (const ModuleGroup &group :
        groupByModule(graph.changes, options.maxItems)) {
     os << "<h3>"
@@ -87,20 +105,20 @@ static void writeChanges(llvm::raw_ostream &os, const GraphComparison &graph,
                                 : "module " + html(group.module))
        << "</h3>\n<table>\n<thead><tr><th>change</th><th>op</th>"
           "<th>golden op #</th><th>new op #</th><th>detail</th>"
-          "<th>source line</th></tr></thead>\n<tbody>\n";
-    for (const Change *change : group.changes) {
-      llvm::StringRef kind = kindName(change->kind);
-      os << "<tr><td class=\"" << kind << "\">" << kind
-         << "</td><td class=\"op\">" << html(change->op) << "</td>";
-      for (const std::optional<uint64_t> &index :
-           {change->sourceIndex, change->targetIndex}) {
-        if (index)
-          writeCell(os, *index);
-        else
-          os << "<td></td>";
+          "<th>source</th></tr></thead>\n<tbody>\n";
+    for (const ListedChanges &listed : collapseRuns(group)) {
+      if (!listed.isRun()) {
+        writeRow(os, *listed.changes.front());
+        continue;
       }
-      os << "<td>" << html(change->detail) << "</td><td>"
-         << html(change->sourceLine) << "</td></tr>\n";
+      // A run of added or removed ops: one line, the list a click away.
+      llvm::StringRef kind = kindName(listed.kind);
+      os << "<tr><td class=\"" << kind << "\">" << kind
+         << "</td><td colspan=\"5\"><details><summary>" << listed.changes.size()
+         << " ops " << kind << "</summary>\n<table>\n<tbody>\n";
+      for (const Change *change : listed.changes)
+        writeRow(os, *change);
+      os << "</tbody>\n</table>\n</details></td></tr>\n";
     }
     os << "</tbody>\n</table>\n";
   }
@@ -155,15 +173,15 @@ void aimodel::graphdiff::writeHtmlReport(llvm::raw_ostream &os,
     writeCell(os, n);
   os << "</tr>\n</table>\n";
 
-  os << "<h2>Graphs</h2>\n<table id=\"graphs\">\n<thead><tr><th>golden</th>"
-        "<th>new</th><th>status</th><th>golden ops</th><th>new ops</th>"
-        "<th>identical</th><th>modified</th><th>added</th><th>removed</th>"
-        "</tr></thead>\n<tbody>\n";
+  os << "<h2>Graphs</h2>\n<table id=\"graphs\">\n<thead><tr><th>file</th>"
+        "<th>golden</th><th>new</th><th>status</th><th>golden ops</th>"
+        "<th>new ops</th><th>identical</th><th>modified</th><th>added</th>"
+        "<th>removed</th></tr></thead>\n<tbody>\n";
   for (const GraphComparison &graph : result.graphs) {
     llvm::StringRef status = statusName(graph.status);
-    os << "<tr><td><code>" << html(graph.source) << "</code></td><td><code>"
-       << html(graph.target) << "</code></td><td class=\"" << status << "\">"
-       << status << "</td>";
+    os << "<tr><td><code>" << html(graph.file) << "</code></td><td><code>"
+       << html(graph.source) << "</code></td><td><code>" << html(graph.target)
+       << "</code></td><td class=\"" << status << "\">" << status << "</td>";
     for (uint64_t n :
          {graph.sourceOps, graph.targetOps, graph.counts.identical,
           graph.counts.modified, graph.counts.added, graph.counts.removed})
@@ -174,6 +192,6 @@ void aimodel::graphdiff::writeHtmlReport(llvm::raw_ostream &os,
 
   for (const GraphComparison &graph : result.graphs)
     if (!graph.changes.empty())
-      writeChanges(os, graph, options);
+      writeChanges(os, graph, options, spansFiles(result));
   os << "</body>\n</html>\n";
 }

@@ -62,6 +62,14 @@ private:
   llvm::DenseMap<uint64_t, std::pair<std::vector<uint32_t>, size_t>> lists;
 };
 
+/// What must agree for two vertices to pair while propagating.
+enum class Mode {
+  BottomUp, ///< the same computation from the same inputs (bottom-up hash)
+  TopDown,  ///< the same consumers, recursively (top-down hash)
+  Label,    ///< the same label
+  Loose,    ///< the same op name (arguments: position; outside values: any)
+};
+
 class Matcher {
 public:
   Matcher(const FunctionGraph &source, const FunctionGraph &target)
@@ -73,11 +81,13 @@ public:
 
 private:
   bool pair(uint32_t a, uint32_t b);
-  void propagate(bool loose);
-  void pairArguments(uint32_t a, uint32_t b, bool loose);
-  void pairNeighbours(uint32_t a, uint32_t b, bool loose);
-  void anchorUnique(Key key);
+  void propagate(Mode mode);
+  void pairArguments(uint32_t a, uint32_t b);
+  void pairNeighbours(uint32_t a, uint32_t b, Mode mode);
+  void anchorUnique(Key key, Mode mode);
   void anchorTies();
+  /// Every pair made so far propagates again, under `mode`.
+  void repropagate(Mode mode);
   void greedy(bool loose);
   uint32_t candidate(uint32_t a, bool loose, bool local, NeighbourIndex &index);
   bool hasMatchedNeighbour(uint32_t a) const;
@@ -86,8 +96,19 @@ private:
   /// only the op name (arguments: their position; values from outside:
   /// nothing).
   uint64_t identity(const VertexInfo &info, bool loose) const {
-    if (!loose)
+    return identity(info, loose ? Mode::Loose : Mode::Label);
+  }
+  uint64_t identity(const VertexInfo &info, Mode mode) const {
+    switch (mode) {
+    case Mode::BottomUp:
+      return info.bottomUp;
+    case Mode::TopDown:
+      return info.topDown;
+    case Mode::Label:
       return info.label;
+    case Mode::Loose:
+      break;
+    }
     switch (info.kind) {
     case VertexKind::Op:
       return info.opName;
@@ -140,7 +161,10 @@ bool Matcher::pair(uint32_t a, uint32_t b) {
   return true;
 }
 
-void Matcher::pairArguments(uint32_t a, uint32_t b, bool loose) {
+void Matcher::pairArguments(uint32_t a, uint32_t b) {
+  // Block arguments are positions of the regions of paired ops, not values
+  // that can be added or removed: they pair by position whatever their
+  // types (a changed type is then the op's and its readers' change).
   const VertexInfo &va = (*g[0])[a], &vb = (*g[1])[b];
   if (va.kind != VertexKind::Op || !va.numArgs || !vb.numArgs)
     return;
@@ -153,13 +177,12 @@ void Matcher::pairArguments(uint32_t a, uint32_t b, bool loose) {
   for (uint32_t k = 0; k < va.numArgs; ++k) {
     const VertexInfo &arg = (*g[0])[va.firstArg + k];
     auto it = byPosition.find(bucketKey(position(arg)));
-    if (it != byPosition.end() &&
-        (loose || arg.label == (*g[1])[it->second].label))
+    if (it != byPosition.end())
       pair(va.firstArg + k, it->second);
   }
 }
 
-void Matcher::pairNeighbours(uint32_t a, uint32_t b, bool loose) {
+void Matcher::pairNeighbours(uint32_t a, uint32_t b, Mode mode) {
   // Users by (slot, result, identity), children by (region, identity);
   // groups of one on each side pair, larger ones by unique fingerprints.
   auto collect = [&](int side, uint32_t v) {
@@ -169,14 +192,14 @@ void Matcher::pairNeighbours(uint32_t a, uint32_t b, bool loose) {
       uint32_t u = uint32_t(boost::target(e, graph));
       if (graph[e].kind == EdgeKind::Operand && m[side][u] == kNoVertex)
         out.push_back(
-            {HashBuilder(where(graph[e])).add(identity(graph[u], loose)).get(),
+            {HashBuilder(where(graph[e])).add(identity(graph[u], mode)).get(),
              u});
     }
     for (auto e : boost::make_iterator_range(boost::in_edges(v, graph))) {
       uint32_t u = uint32_t(boost::source(e, graph));
       if (graph[e].kind == EdgeKind::Nested && m[side][u] == kNoVertex)
         out.push_back(
-            {HashBuilder(where(graph[e])).add(identity(graph[u], loose)).get(),
+            {HashBuilder(where(graph[e])).add(identity(graph[u], mode)).get(),
              u});
     }
     std::sort(out.begin(), out.end());
@@ -198,9 +221,18 @@ void Matcher::pairNeighbours(uint32_t a, uint32_t b, bool loose) {
       pair(na[i].vertex, nb[j].vertex);
     } else {
       // Global fingerprints, then local ones (which a distant change
-      // leaves alone), each where unique on both sides.
-      for (Key key : {Key::Both, Key::TopDown, Key::BottomUp, Key::LocalBoth,
-                      Key::LocalDown, Key::LocalUp}) {
+      // leaves alone), each where unique on both sides; while pairing by
+      // one direction, only that direction's (what an op feeds must not
+      // decide among ops that compute the same from the same inputs).
+      static constexpr Key kAll[] = {Key::Both,      Key::TopDown,
+                                     Key::BottomUp,  Key::LocalBoth,
+                                     Key::LocalDown, Key::LocalUp};
+      static constexpr Key kUp[] = {Key::BottomUp, Key::LocalUp};
+      static constexpr Key kDown[] = {Key::TopDown, Key::LocalDown};
+      llvm::ArrayRef<Key> keys = mode == Mode::BottomUp  ? llvm::ArrayRef(kUp)
+                                 : mode == Mode::TopDown ? llvm::ArrayRef(kDown)
+                                                         : llvm::ArrayRef(kAll);
+      for (Key key : keys) {
         llvm::DenseMap<uint64_t, std::pair<int, uint32_t>> counts[2];
         for (size_t k = i; k < ei; ++k)
           if (m[0][na[k].vertex] == kNoVertex) {
@@ -239,7 +271,7 @@ void Matcher::pairNeighbours(uint32_t a, uint32_t b, bool loose) {
   }
 }
 
-void Matcher::propagate(bool loose) {
+void Matcher::propagate(Mode mode) {
   while (!work.empty()) {
     auto [a, b] = work.back();
     work.pop_back();
@@ -248,15 +280,22 @@ void Matcher::propagate(bool loose) {
       const VertexInfo &pa = (*g[0])[oa[i].producer];
       const VertexInfo &pb = (*g[1])[ob[i].producer];
       if (oa[i].result == ob[i].result &&
-          identity(pa, loose) == identity(pb, loose))
+          identity(pa, mode) == identity(pb, mode))
         pair(oa[i].producer, ob[i].producer);
     }
-    pairArguments(a, b, loose);
-    pairNeighbours(a, b, loose);
+    pairArguments(a, b);
+    pairNeighbours(a, b, mode);
   }
 }
 
-void Matcher::anchorUnique(Key key) {
+void Matcher::repropagate(Mode mode) {
+  for (uint32_t a = 0; a < m[0].size(); ++a)
+    if (m[0][a] != kNoVertex)
+      work.emplace_back(a, m[0][a]);
+  propagate(mode);
+}
+
+void Matcher::anchorUnique(Key key, Mode mode) {
   struct Bucket {
     uint32_t count[2] = {0, 0};
     uint32_t vertex[2] = {kNoVertex, kNoVertex};
@@ -276,7 +315,7 @@ void Matcher::anchorUnique(Key key) {
     if (bucket.count[0] == 1 && bucket.count[1] == 1)
       pair(a, bucket.vertex[1]);
   }
-  propagate(false);
+  propagate(mode);
 }
 
 void Matcher::anchorTies() {
@@ -309,7 +348,7 @@ void Matcher::anchorTies() {
     if (group.cursor < group.targets.size())
       pair(a, group.targets[group.cursor]);
   }
-  propagate(false);
+  propagate(Mode::BottomUp);
 }
 
 bool Matcher::hasMatchedNeighbour(uint32_t a) const {
@@ -400,23 +439,31 @@ void Matcher::greedy(bool loose) {
       }
     }
     if (b != kNoVertex && pair(a, b))
-      propagate(loose);
+      propagate(loose ? Mode::Loose : Mode::Label);
   }
 }
 
 Matching Matcher::run() {
   if (g[0]->hasRoot() && g[1]->hasRoot() && !m[0].empty() && !m[1].empty())
     pair(0, 0);
-  propagate(false);
+  // What an op computes from its inputs first: a vertex pairs with the
+  // counterpart that computes the same thing from the same inputs, and
+  // pairs propagate only to neighbours that do too, so a change never
+  // draws unchanged ops into wrong pairs by the slot they feed (swapped
+  // operands of look-alike producers stay with their own). Then what a
+  // vertex feeds (ops downstream of a change still feed the same), then
+  // both; then ties nothing tells apart.
+  propagate(Mode::BottomUp);
   for (int round = 0; round < 2; ++round) {
-    // What an op computes from the inputs first: pairs it implies along
-    // operands agree with it; then what its result feeds; then both.
-    anchorUnique(Key::BottomUp);
-    anchorUnique(Key::TopDown);
-    anchorUnique(Key::Both);
+    anchorUnique(Key::BottomUp, Mode::BottomUp);
+    anchorUnique(Key::TopDown, Mode::TopDown);
+    anchorUnique(Key::Both, Mode::BottomUp);
     if (round == 0)
       anchorTies();
   }
+  // Only now by label, from every pair: the changed ops and what the
+  // fingerprints could not tell apart.
+  repropagate(Mode::Label);
   greedy(/*loose=*/false);
   greedy(/*loose=*/true);
   return Matching{std::move(m[0]), std::move(m[1])};

@@ -63,9 +63,7 @@ void OpLabeler::setSymbolKeys(SymbolKeys newKeys) {
 }
 
 uint64_t OpLabeler::nameKey(llvm::StringRef symbol) {
-  return HashBuilder(kNameTag)
-      .add(llvm::xxh3_64bits(normaliseSymbol(symbol)))
-      .get();
+  return HashBuilder(kNameTag).add(llvm::xxh3_64bits(symbol)).get();
 }
 
 uint64_t OpLabeler::symbolKey(llvm::StringRef symbol) {
@@ -294,10 +292,14 @@ OpParts OpLabeler::parts(uint32_t opIndex) {
   parts.results = results.get();
   HashBuilder regions(kRegionsTag);
   regions.add(file.opRegions(op).size());
+  // Every block's argument count and types: a region's interface.
   for (uint32_t region : file.opRegions(op)) {
     regions.add(file.regions()[region].blocks.size());
-    for (uint32_t block : file.regions()[region].blocks)
+    for (uint32_t block : file.regions()[region].blocks) {
       regions.add(file.blocks()[block].arguments.size());
+      for (const bytecode::BlockArgument &arg : file.blocks()[block].arguments)
+        regions.add(hasher.type(arg.type));
+    }
   }
   regions.add(file.successors(op).size());
   if (!file.successors(op).empty() && blockPositions.empty()) {
@@ -389,15 +391,27 @@ std::string OpLabeler::differingMembers(uint64_t dict, OpLabeler &other,
     byName[name].second = value + 1;
   std::string text;
   onlyWeights = true;
+  // A value is shown when it is short enough to read in one line.
+  auto shown = [](std::string value) {
+    constexpr size_t kMaxValue = 60;
+    if (value.size() > kMaxValue)
+      value = value.substr(0, kMaxValue - 3) + "...";
+    return value;
+  };
   for (const auto &[name, values] : byName) {
     auto [a, b] = values;
     if (a && b && attribute(a - 1).hash == other.attribute(b - 1).hash)
       continue;
-    text += (text.empty() ? "" : ", ") + (name.empty() ? "(whole)" : name);
-    onlyWeights &=
+    bool weights =
         a && b && isWeightAttr(a - 1) && other.isWeightAttr(b - 1) &&
         hasher.type(file.decodedAttr(a - 1).typeIndex) ==
             other.hasher.type(other.file.decodedAttr(b - 1).typeIndex);
+    onlyWeights &= weights;
+    text += (text.empty() ? "" : ", ") + (name.empty() ? "(whole)" : name);
+    if (!weights)
+      text += ": " + (a ? shown(attrText(a - 1)) : std::string("(none)")) +
+              " \u2192 " +
+              (b ? shown(other.attrText(b - 1)) : std::string("(none)"));
   }
   if (text.empty())
     onlyWeights = false;
@@ -432,7 +446,7 @@ std::vector<std::string> OpLabeler::differences(uint32_t a, OpLabeler &other,
         }
   }
   if (pa.regions != pb.regions)
-    out.push_back("regions or successors differ");
+    regionDifferences(opA, other, opB, out);
   auto describe = [&](const char *what, uint64_t dictA, uint64_t dictB) {
     bool onlyWeights = false;
     std::string names = differingMembers(dictA, other, dictB, onlyWeights);
@@ -455,6 +469,44 @@ std::vector<std::string> OpLabeler::differences(uint32_t a, OpLabeler &other,
       out.push_back("properties differ");
   }
   return out;
+}
+
+void OpLabeler::regionDifferences(const Operation &opA, OpLabeler &other,
+                                  const Operation &opB,
+                                  std::vector<std::string> &out) {
+  auto ra = file.opRegions(opA), rb = other.file.opRegions(opB);
+  size_t before = out.size();
+  if (ra.size() != rb.size())
+    out.push_back("region count " + std::to_string(ra.size()) + " vs " +
+                  std::to_string(rb.size()));
+  for (size_t r = 0; r < std::min(ra.size(), rb.size()); ++r) {
+    const auto &ba = file.regions()[ra[r]].blocks;
+    const auto &bb = other.file.regions()[rb[r]].blocks;
+    std::string where = "region " + std::to_string(r);
+    if (ba.size() != bb.size()) {
+      out.push_back(where + ": " + std::to_string(ba.size()) + " vs " +
+                    std::to_string(bb.size()) + " blocks");
+      continue;
+    }
+    for (size_t k = 0; k < ba.size(); ++k) {
+      const auto &aa = file.blocks()[ba[k]].arguments;
+      const auto &ab = other.file.blocks()[bb[k]].arguments;
+      std::string block =
+          where + (ba.size() > 1 ? " block " + std::to_string(k) : "");
+      if (aa.size() != ab.size()) {
+        out.push_back(block + ": " + std::to_string(aa.size()) + " vs " +
+                      std::to_string(ab.size()) + " block arguments");
+        continue;
+      }
+      for (size_t i = 0; i < aa.size(); ++i)
+        if (typeHash(aa[i].type) != other.typeHash(ab[i].type))
+          out.push_back(block + " argument " + std::to_string(i) + " type " +
+                        typeText(aa[i].type) + " \u2192 " +
+                        other.typeText(ab[i].type));
+    }
+  }
+  if (out.size() == before)
+    out.push_back("successors differ");
 }
 
 bool OpLabeler::collectSymbols(uint64_t index,

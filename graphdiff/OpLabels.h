@@ -1,14 +1,14 @@
 //===- OpLabels.h - What an op computes, as a hash --------------*- C++ -*-===//
 //
-// The label of an op: its name, operand count, result types, region shape,
-// attributes and properties. Attributes and types hash by structure
-// (bytecode/StructuralHash.h), so labels compare across files. Left out:
-// locations and the display names `sym_name` and `coreai.name`. Symbol
-// references hash by a key the caller chooses (the function pairing: two
-// references to paired functions hash alike), by default the name without
-// its conversion uniquifier. Weights (dense_resource, and non-splat float
-// dense elements of more than one element) hash by type only, or also by a
-// digest of their bytes (WeightsMode::Digest).
+// The label of an op: its name, operand count, result types, region shape
+// (blocks, and every block argument's type), attributes and properties.
+// Attributes and types hash by structure (bytecode/StructuralHash.h), so labels
+// compare across files. Left out: locations and the display names `sym_name`
+// and `coreai.name`. Symbol references hash by a key the caller chooses (the
+// function pairing: two references to paired functions hash alike), by default
+// the exact name. Weights (dense_resource, and non-splat float dense elements
+// of more than one element) hash by type only, or also by a digest of their
+// bytes (WeightsMode::Digest).
 //
 //===----------------------------------------------------------------------===//
 #ifndef AIMODEL_GRAPHDIFF_OPLABELS_H
@@ -44,7 +44,7 @@ public:
 
   /// Replaces the symbol keys; forgets hashes computed with the old ones.
   void setSymbolKeys(SymbolKeys keys);
-  /// The default key: the name without its uniquifier.
+  /// The default key: the exact name.
   static uint64_t nameKey(llvm::StringRef symbol);
 
   OpParts parts(uint32_t op);
@@ -66,6 +66,11 @@ public:
   /// A type as MLIR would print it (builtin types; textual entries as
   /// written; private custom-encoded ones as `!dialect<...>`).
   std::string typeText(uint64_t type, unsigned depth = 0) const;
+  /// A builtin attribute's value, short ("[1, 16, 64]", "1.0E-5",
+  /// "\"gelu\""); private ones as `#dialect<...>` (AttrText.cpp).
+  std::string attrText(uint64_t attr, unsigned depth = 0) const;
+  /// A scalar of builtin type `type` stored as `bits`.
+  std::string scalarText(uint64_t type, uint64_t bits) const;
   uint64_t typeHash(uint64_t type) { return hasher.type(type); }
 
   const bytecode::BytecodeFile &file;
@@ -91,6 +96,11 @@ private:
   std::string differingMembers(uint64_t dict, OpLabeler &other,
                                uint64_t otherDict, bool &onlyWeights);
   bool isWeightAttr(uint64_t index);
+  /// What differs in the regions (counts, block argument types) or
+  /// successors of two ops whose region parts differ.
+  void regionDifferences(const bytecode::Operation &a, OpLabeler &other,
+                         const bytecode::Operation &b,
+                         std::vector<std::string> &out);
   bool collectSymbols(uint64_t index,
                       llvm::SmallVectorImpl<llvm::StringRef> *out);
 

@@ -65,25 +65,60 @@ static std::string firstFileLine(const BytecodeFile &file, uint64_t root,
   return found;
 }
 
-/// The `call_stack` strings of a FusedLoc's metadata, joined with "/".
+/// The `call_stack` strings of a FusedLoc's metadata, joined with "/", and
+/// the first of its `identifiers` (the FX node).
 static bool callStack(const BytecodeFile &file, const DecodedAttr &fused,
-                      std::string &module) {
+                      std::string &module, std::string &fxNode) {
   if (fused.metadata == kNone ||
       file.attrKind(fused.metadata) != AttrKind::Dictionary)
     return false;
+  bool found = false;
   for (const bytecode::NamedAttrRef &named :
        file.decodedAttr(fused.metadata).namedAttrs) {
-    if (file.decodedAttr(named.name).str != "call_stack" ||
+    llvm::StringRef key = file.decodedAttr(named.name).str;
+    if ((key != "call_stack" && key != "identifiers") ||
         file.attrKind(named.value) != AttrKind::Array)
       continue;
-    module.clear();
+    std::string joined;
     for (uint64_t element : file.decodedAttr(named.value).elements)
-      if (file.attrKind(element) == AttrKind::String)
-        module +=
-            (module.empty() ? "" : "/") + file.decodedAttr(element).str.str();
-    return true;
+      if (file.attrKind(element) == AttrKind::String) {
+        if (key == "identifiers") {
+          joined = file.decodedAttr(element).str.str();
+          break;
+        }
+        joined +=
+            (joined.empty() ? "" : "/") + file.decodedAttr(element).str.str();
+      }
+    if (key == "call_stack") {
+      module = std::move(joined);
+      found = true;
+    } else {
+      fxNode = std::move(joined);
+    }
   }
-  return false;
+  return found;
+}
+
+/// N of the first `"coreai"("op_id":N:0)` under `root`, in pre-order.
+static std::optional<uint64_t> opIdOf(const BytecodeFile &file, uint64_t root) {
+  llvm::DenseSet<uint64_t> seen;
+  std::vector<uint64_t> stack{root};
+  while (!stack.empty()) {
+    uint64_t index = stack.back();
+    stack.pop_back();
+    if (index >= file.attributes().size() || !seen.insert(index).second)
+      continue;
+    DecodedAttr attr = file.decodedAttr(index);
+    if (attr.kind == AttrKind::NameLoc && attr.str == "coreai" &&
+        attr.childLoc < file.attributes().size() &&
+        file.attrKind(attr.childLoc) == AttrKind::FileLineColLoc) {
+      DecodedAttr child = file.decodedAttr(attr.childLoc);
+      if (child.str == "op_id")
+        return child.line;
+    }
+    pushChildren(attr, stack);
+  }
+  return std::nullopt;
 }
 
 SourceInfo graphdiff::sourceInfo(const BytecodeFile &file, uint64_t location) {
@@ -104,12 +139,14 @@ SourceInfo graphdiff::sourceInfo(const BytecodeFile &file, uint64_t location) {
       continue;
     DecodedAttr attr = file.decodedAttr(index);
     if (kind == AttrKind::FusedLocWithMetadata &&
-        callStack(file, attr, info.module)) {
+        callStack(file, attr, info.module, info.fxNode)) {
       info.sourceLine = firstFileLine(file, index, &attr);
+      info.opId = opIdOf(file, location);
       return info;
     }
     pushChildren(attr, stack);
   }
   info.sourceLine = firstFileLine(file, location, nullptr);
+  info.opId = opIdOf(file, location);
   return info;
 }

@@ -24,6 +24,7 @@
 
 #include <cstdlib>
 #include <future>
+#include <map>
 #include <unistd.h>
 
 using namespace aimodel;
@@ -62,21 +63,29 @@ textAsBytecode(const std::string &file) {
   return llvm::MemoryBuffer::getMemBufferCopy(bytes, file);
 }
 
-/// The IR file PATH stands for (a bundle's mlirb, or the file itself),
-/// decoded. Every error names the file.
+/// The IR files PATH stands for, decoded: a bundle's mlirb and every
+/// delegate graph in it (bundle/IRFiles.h decides which), or the file
+/// itself. Every error names the file.
+struct LoadedModel {
+  std::vector<std::string> names, paths;
+  std::vector<std::unique_ptr<bytecode::BytecodeFile>> files;
+};
+
 llvm::Expected<std::unique_ptr<bytecode::BytecodeFile>>
-load(const std::string &path) {
-  llvm::Expected<bundle::IRFiles> inputs =
-      bundle::IRFiles::open(path, /*withDelegates=*/false);
-  if (!inputs)
-    return inputs.takeError();
-  const std::string &file = inputs->paths().front();
-  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer = inputs->map(0);
+decodeOne(bundle::IRFiles &inputs, size_t index) {
+  const std::string &file = inputs.paths()[index];
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      inputs.map(index);
   if (!buffer)
     return fileError(file, buffer.takeError());
   // As ir::loadIR decides: only a file named as text is text.
   if (llvm::StringRef(file).ends_with(".mlir") &&
       !bytecode::looksLikeBytecode((*buffer)->getBuffer())) {
+    // A failed export leaves an empty file: that is no model, not one
+    // without graphs.
+    if (llvm::StringRef((*buffer)->getBuffer()).trim().empty())
+      return fileError(file,
+                       llvm::createStringError("is empty: no IR to compare"));
     buffer = textAsBytecode(file);
     if (!buffer)
       return fileError(file, buffer.takeError());
@@ -86,6 +95,47 @@ load(const std::string &path) {
   if (!decoded)
     return fileError(file, decoded.takeError());
   return decoded;
+}
+
+llvm::Expected<LoadedModel> load(const std::string &path) {
+  llvm::Expected<bundle::IRFiles> inputs =
+      bundle::IRFiles::open(path, /*withDelegates=*/true);
+  if (!inputs)
+    return inputs.takeError();
+  LoadedModel model;
+  model.names = inputs->names();
+  model.paths = inputs->paths();
+  for (size_t i = 0; i < model.paths.size(); ++i) {
+    llvm::Expected<std::unique_ptr<bytecode::BytecodeFile>> file =
+        decodeOne(*inputs, i);
+    if (!file)
+      return file.takeError();
+    model.files.push_back(std::move(*file));
+  }
+  return model;
+}
+
+/// The files of two models, paired: the main IR files with each other
+/// (whatever their names: main.mlirb, main-h18p.mlirb, a plain file),
+/// delegates by their path relative to the bundle.
+std::vector<graphdiff::ModelFile> pairFiles(const LoadedModel &golden,
+                                            const LoadedModel &candidate) {
+  std::vector<graphdiff::ModelFile> files;
+  auto mainName = [](const LoadedModel &model) {
+    return model.names[0].empty() ? model.paths[0] : model.names[0];
+  };
+  files.push_back(
+      {mainName(golden), golden.files[0].get(), candidate.files[0].get()});
+  std::map<std::string, std::pair<const bytecode::BytecodeFile *,
+                                  const bytecode::BytecodeFile *>>
+      delegates;
+  for (size_t i = 1; i < golden.files.size(); ++i)
+    delegates[golden.names[i]].first = golden.files[i].get();
+  for (size_t i = 1; i < candidate.files.size(); ++i)
+    delegates[candidate.names[i]].second = candidate.files[i].get();
+  for (const auto &[name, pair] : delegates)
+    files.push_back({name, pair.first, pair.second});
+  return files;
 }
 } // namespace
 
@@ -157,9 +207,11 @@ CommandRunner aimodel::cli::addDiffCommand(CLI::App &app) {
     if (entry->count())
       diffOptions.entryPoint = options->entryPoint;
     llvm::Expected<graphdiff::DiffResult> result =
-        graphdiff::diffFiles(**golden, **newer, diffOptions);
+        graphdiff::diffModels(pairFiles(*golden, *newer), diffOptions);
     if (!result)
       return fail(result.takeError());
+    for (const std::string &note : result->notes)
+      llvm::errs() << "aimodel diff: note: " << note << "\n";
     int code = graphdiff::allIdentical(*result) ? ExitClean : ExitFindings;
 
     graphdiff::ReportOptions reportOptions;

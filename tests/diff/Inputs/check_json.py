@@ -8,7 +8,7 @@ assert doc["schema"] == "aimodel-diff/1"
 assert doc["verdict"] in ("identical", "different")
 changes = 0
 for g in doc["graphs"]:
-    assert list(g) == ["source", "target", "status", "ops", "counts",
+    assert list(g) == ["file", "source", "target", "status", "ops", "counts",
                        "changes"], list(g)
     assert g["status"] in ("identical", "different", "added", "removed")
     assert list(g["ops"]) == ["source", "target"]
@@ -18,7 +18,9 @@ for g in doc["graphs"]:
     kinds = {"modified": 0, "added": 0, "removed": 0}
     for c in g["changes"]:
         keys = [k for k in ["kind", "op", "source_index", "target_index",
-                            "detail", "module", "source_line"] if k in c]
+                            "detail", "module", "source_line", "fx_node",
+                            "op_id"] if k in c]
+        assert "fx_node" in c and "op_id" in c, list(c)
         assert list(c) == keys, list(c)
         assert ("source_index" in c) == (c["kind"] != "added")
         assert ("target_index" in c) == (c["kind"] != "removed")
