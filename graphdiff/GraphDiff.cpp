@@ -377,6 +377,23 @@ void listOneSided(const BytecodeFile &file, bool golden,
 }
 } // namespace
 
+std::vector<ModelFile> graphdiff::pairModelFiles(const ModelFiles &golden,
+                                                 const ModelFiles &candidate) {
+  std::vector<ModelFile> files;
+  if (golden.files.empty() || candidate.files.empty())
+    return files;
+  files.push_back({golden.names[0], golden.files[0], candidate.files[0]});
+  std::map<std::string, std::pair<const BytecodeFile *, const BytecodeFile *>>
+      delegates;
+  for (size_t i = 1; i < golden.files.size(); ++i)
+    delegates[golden.names[i]].first = golden.files[i];
+  for (size_t i = 1; i < candidate.files.size(); ++i)
+    delegates[candidate.names[i]].second = candidate.files[i];
+  for (const auto &[name, pair] : delegates)
+    files.push_back({name, pair.first, pair.second});
+  return files;
+}
+
 llvm::Expected<DiffResult>
 graphdiff::diffModels(llvm::ArrayRef<ModelFile> files,
                       const DiffOptions &options) {

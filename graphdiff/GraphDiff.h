@@ -98,6 +98,20 @@ struct ModelFile {
   const bytecode::BytecodeFile *golden = nullptr, *candidate = nullptr;
 };
 
+/// One model's IR files: the main one first (a bundle's mlirb, or a plain
+/// file), then its delegates, by name relative to the bundle.
+struct ModelFiles {
+  std::vector<std::string> names;
+  std::vector<const bytecode::BytecodeFile *> files;
+};
+
+/// The files of two models, paired: the main files with each other,
+/// whatever their names (main.mlirb, main-h18p.mlirb, a plain file), the
+/// delegates by their names; a name on one side only stays alone. The
+/// pair is named after the golden side's name where it has one.
+std::vector<ModelFile> pairModelFiles(const ModelFiles &golden,
+                                      const ModelFiles &candidate);
+
 /// Compares two models file by file (a compiled bundle's mlirb and each of
 /// its delegate graphs): paired files graph by graph, a file on one side
 /// only as all its graphs added or removed. With an entry point, only the

@@ -441,7 +441,7 @@ std::vector<std::string> OpLabeler::differences(uint32_t a, OpLabeler &other,
           out.push_back((ta.size() == 1
                              ? std::string("result type ")
                              : "result " + std::to_string(i) + " type ") +
-                        typeText(ta[i]) + " vs " + other.typeText(tb[i]));
+                        typeText(ta[i]) + " \u2192 " + other.typeText(tb[i]));
           break;
         }
   }

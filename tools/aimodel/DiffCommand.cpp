@@ -24,7 +24,6 @@
 
 #include <cstdlib>
 #include <future>
-#include <map>
 #include <unistd.h>
 
 using namespace aimodel;
@@ -115,27 +114,16 @@ llvm::Expected<LoadedModel> load(const std::string &path) {
   return model;
 }
 
-/// The files of two models, paired: the main IR files with each other
-/// (whatever their names: main.mlirb, main-h18p.mlirb, a plain file),
-/// delegates by their path relative to the bundle.
-std::vector<graphdiff::ModelFile> pairFiles(const LoadedModel &golden,
-                                            const LoadedModel &candidate) {
-  std::vector<graphdiff::ModelFile> files;
-  auto mainName = [](const LoadedModel &model) {
-    return model.names[0].empty() ? model.paths[0] : model.names[0];
-  };
-  files.push_back(
-      {mainName(golden), golden.files[0].get(), candidate.files[0].get()});
-  std::map<std::string, std::pair<const bytecode::BytecodeFile *,
-                                  const bytecode::BytecodeFile *>>
-      delegates;
-  for (size_t i = 1; i < golden.files.size(); ++i)
-    delegates[golden.names[i]].first = golden.files[i].get();
-  for (size_t i = 1; i < candidate.files.size(); ++i)
-    delegates[candidate.names[i]].second = candidate.files[i].get();
-  for (const auto &[name, pair] : delegates)
-    files.push_back({name, pair.first, pair.second});
-  return files;
+/// The model as graphdiff takes it: the main file named as the user named
+/// it when it is a plain file.
+graphdiff::ModelFiles modelFiles(const LoadedModel &model) {
+  graphdiff::ModelFiles out;
+  for (size_t i = 0; i < model.files.size(); ++i) {
+    out.names.push_back(i == 0 && model.names[0].empty() ? model.paths[0]
+                                                         : model.names[i]);
+    out.files.push_back(model.files[i].get());
+  }
+  return out;
 }
 } // namespace
 
@@ -206,8 +194,9 @@ CommandRunner aimodel::cli::addDiffCommand(CLI::App &app) {
                               : graphdiff::WeightsMode::Ignore;
     if (entry->count())
       diffOptions.entryPoint = options->entryPoint;
-    llvm::Expected<graphdiff::DiffResult> result =
-        graphdiff::diffModels(pairFiles(*golden, *newer), diffOptions);
+    llvm::Expected<graphdiff::DiffResult> result = graphdiff::diffModels(
+        graphdiff::pairModelFiles(modelFiles(*golden), modelFiles(*newer)),
+        diffOptions);
     if (!result)
       return fail(result.takeError());
     for (const std::string &note : result->notes)
