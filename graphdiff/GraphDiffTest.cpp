@@ -284,7 +284,7 @@ TEST_F(GraphDiffTest, ChangedResultTypeIsNamed) {
   ASSERT_EQ(result.graphs[0].changes.size(), 1u) << describe(result);
   EXPECT_EQ(result.graphs[0].changes[0].op, "coreai.cast");
   EXPECT_EQ(result.graphs[0].changes[0].detail,
-            "result type tensor<4xf16> vs tensor<4xsi8>");
+            "result type tensor<4xf16> \u2192 tensor<4xsi8>");
 }
 
 namespace {

@@ -42,9 +42,9 @@ names ops by (source_index, target_index), their places in the golden's and
 the new file's pre-order op tables (builtin.module is 0, the first graph 1,
 then its body, an op before the ops of its regions), computed from the
 printed order:
-  swap       the two operands of a non-commutative op (matmul, sub, concat)
-             read from two different ops or arguments: exactly that op
-             modified.
+  swap       the two operands of a non-commutative op (matmul, sub, concat;
+             uniformly among all of them) read from two different ops or
+             arguments: exactly that op modified.
   attribute  one attribute, its result type unchanged: a reshape `shape`
              (one dim to -1), a transpose `perm` (another permutation of
              the same result type), a softmax/concat `axis` (-1 <-> 3), a
@@ -54,12 +54,14 @@ printed order:
              value, placed just before that user: the new op added (target
              index only); at most one op modified, and only that user.
   delete     a unary op whose input and result types are equal (silu,
-             softmax, rsqrt, tanh), its users rewired to its input: that op
-             removed (source index only); at most one op modified, and only
-             one of its former users.
-  reorder    two independent ops of one block exchange places (neither
-             reads the other, nor an op between them that reads it; half
-             the time two ops of one name, e.g. the q and k projections):
+             softmax, rsqrt, tanh, the k transpose; not an invoke), its
+             users rewired to its input: that op removed (source index
+             only); at most one op modified, and only one of its former
+             users (each of these ops has a single user).
+  reorder    two independent ops of a graph's or loop's block, at most 10
+             apart, exchange places (neither reads the other, nor an op
+             between them that reads it; half the time two ops of one name
+             other than constants, e.g. the q and k projections, x1 and x2):
              verdict identical.
   argtype    one block argument f32 -> f16: a while body's (the readers'
              operand types follow; the while's operands and results keep
@@ -174,11 +176,12 @@ def walk(op):
 
 
 class Builder:
-    """Builds a program; the same rng state builds the same program, uids
-    and value names included."""
+    """Holds a program while it is built: uids and value names are handed
+    out in build order, so two builds from one rng state agree on both."""
 
-    def __init__(self, rng):
-        self.rng = rng
+    def __init__(self):
+        self.locations = False  # print fused locations
+        self.shared = False     # one rms_norm composite for every layer
         self.next_uid = 0
         self.names = set()
         self.module = self.op("builtin.module", [], {}, None, regions=1)
@@ -395,9 +398,10 @@ def layer(e, i, h, norm, with_loop):
 
 
 def build_program(rng, layers):
-    """The golden program of `layers` layers (a builder whose module is
-    it); rng decides the look of the program only."""
-    b = Builder(rng)
+    """A Builder holding the program of `layers` layers in b.module; rng
+    decides its variable parts (locations, composite sharing, which layers
+    hold a loop, uniquifiers)."""
+    b = Builder()
     b.locations = rng.random() < 0.5
     shared = rng.random() < 0.5
     loop_phase = rng.randrange(4)
@@ -426,7 +430,7 @@ def build_program(rng, layers):
              "epsilon": ("f32", 1e-6)}, hint="final", ident="norm",
             stack=("RMSNorm$1", "Model$1"))
     e("coreai.output", [out], None, ident="output")
-    b.module.regions[0].ops.extend(composites)
+    b.module.regions[0].ops.extend(composites)  # after @main, as exported
     b.shared = shared
     return b
 
@@ -507,10 +511,6 @@ def print_program(b, rng, line_shift):
 COMMUTATIVE = {"coreai.add", "coreai.mul"}
 NON_COMMUTATIVE = {"coreai.matmul", "coreai.sub", "coreai.div",
                    "coreai.concat", "coreai.pow"}
-
-
-class Edit(Exception):
-    """No candidate for this kind in this program."""
 
 
 def all_ops(b):
