@@ -52,21 +52,22 @@ struct AuditReport {
   std::optional<Severity> worst() const;
 };
 
-/// Runs the IR rule passes (passes::IRRule bits) on the bytecode file open
-/// as `fd` (`name` is for messages); with `narrow`, only those the file's
-/// decoded tables show evidence for (passes::rulesWithEvidence). The passes
-/// need MLIR, which the caller provides (the executable loads it on demand).
+/// Runs the IR rules (passes::IRRule bits) as MLIR passes over an import of
+/// the bytecode file open as `fd` (`name` is for messages): the other view
+/// of the rules the audit runs over the decoded tables, for
+/// --force-ir-import. MLIR comes from the caller (the executable loads it
+/// on demand).
 using IRRuleRunner =
     std::function<llvm::Expected<std::vector<passes::IRFinding>>(
-        int fd, llvm::StringRef name, unsigned rules, bool narrow)>;
+        int fd, llvm::StringRef name, unsigned rules)>;
 
 struct AuditOptions {
   /// Metadata and layout rules only: no hash, no IR.
   bool metadataOnly = false;
-  /// Without a runner only the decoder's rule (AIM006) looks inside the IR.
+  /// What --force-ir-import runs.
   IRRuleRunner runIRRules;
-  /// Import every IR file, even when its decoded tables prove that no IR
-  /// rule can fire there (the test that the proof is sound).
+  /// Run the IR rules as passes over an MLIR import of every IR file, not
+  /// over its decoded tables (the test that both views agree).
   bool forceImport = false;
   /// Bundles audited at once; the report is the same for any value.
   unsigned jobs = 1;

@@ -1,19 +1,18 @@
 //===- IRChecks.cpp - The IR rules for one bundle -------------------------===//
 //
 // The IR is the authority on the legacy-location incident (producer stamps
-// lie, coreai-format.md §2.1). Each IR file is decoded by the one decoder;
-// the rule passes run only where the decoded tables show evidence for them
-// (mlir-passes/RulePrecheck.h), since importing into MLIR is the expensive
-// part and most files in a tree have nothing to find.
+// lie, coreai-format.md §2.1). Each IR file is decoded by the one decoder
+// and the rules run over its tables (mlir-passes/TableRules.h), at the
+// speed of reading; --force-ir-import runs the passes over an import
+// instead, the other view of the same rules.
 //
 //===----------------------------------------------------------------------===//
 
 #include "audit/IRChecks.h"
 
 #include "bytecode/BytecodeReader.h"
-#include "mlir-passes/PayloadScan.h"
-#include "mlir-passes/RulePrecheck.h"
 #include "mlir-passes/RuleRunner.h"
+#include "mlir-passes/TableRules.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -24,32 +23,17 @@ using namespace aimodel;
 using namespace aimodel::audit;
 using namespace aimodel::audit::detail;
 
-/// From this size on, the runner decodes the file itself, narrowing the
-/// rules to the evidence there, rather than after a decode here: decoding a
-/// large file twice would put a second decode on the audit's critical path
-/// (the hash runs beside it). The decoder is the same one either way.
-constexpr uint64_t kRunnerDecodesBytes = 16 << 20;
-
 IRFileVerdict aimodel::audit::detail::checkIRFile(support::RegularFile file,
                                                   const std::string &name,
                                                   unsigned rules,
                                                   const AuditOptions &options) {
   IRFileVerdict verdict;
   verdict.name = name;
-  auto run = [&](int fd, bool narrow) {
-    llvm::Expected<std::vector<passes::IRFinding>> findings =
-        options.runIRRules(fd, name, rules, narrow);
-    if (!findings)
-      verdict.unreadable = llvm::toString(findings.takeError());
-    else
-      verdict.findings = std::move(*findings);
-    return std::move(verdict);
-  };
-  if (options.runIRRules && !options.forceImport &&
-      file.size >= kRunnerDecodesBytes)
-    return run(file.fd.get(), /*narrow=*/true);
-  // The runner maps the very file decoded here, through its own descriptor.
-  support::UniqueFd forRunner(::fcntl(file.fd.get(), F_DUPFD_CLOEXEC, 0));
+  // The runner (an import, the passes) maps the very file decoded here,
+  // through its own descriptor.
+  support::UniqueFd forRunner;
+  if (options.forceImport && options.runIRRules)
+    forRunner.reset(::fcntl(file.fd.get(), F_DUPFD_CLOEXEC, 0));
   auto buffer = support::mapRegularFile(std::move(file), name);
   llvm::Expected<std::unique_ptr<bytecode::BytecodeFile>> decoded =
       buffer ? bytecode::BytecodeFile::fromBuffer(std::move(*buffer))
@@ -59,31 +43,24 @@ IRFileVerdict aimodel::audit::detail::checkIRFile(support::RegularFile file,
     verdict.unreadable = llvm::toString(decoded.takeError());
     return verdict;
   }
-  // AIM007 from the decoded tables here: every byte, no import.
-  if (rules & passes::kDebugPayloadRule) {
-    if (std::optional<passes::IRFinding> payload =
-            passes::debugPayloadFinding(**decoded))
-      verdict.findings.push_back(std::move(*payload));
-    rules &= ~unsigned(passes::kDebugPayloadRule);
+  if (!options.forceImport || !options.runIRRules) {
+    // The rules over the decoded tables: no import.
+    verdict.findings = passes::runTableRules(**decoded, rules);
+    return verdict;
   }
-  if (!options.runIRRules)
-    return verdict;
-  if (!options.forceImport)
-    rules = passes::rulesWithEvidence(**decoded, rules);
-  if (!rules)
-    return verdict;
+  // --force-ir-import: the passes over an import (the other view of the
+  // same rules; a test checks both agree).
+  decoded->reset();
   if (!forRunner) {
     verdict.unreadable = "cannot duplicate its descriptor";
     return verdict;
   }
-  std::vector<passes::IRFinding> payload = std::move(verdict.findings);
-  verdict = run(forRunner.get(), /*narrow=*/false);
-  verdict.findings.insert(verdict.findings.begin(), payload.begin(),
-                          payload.end());
-  std::stable_sort(verdict.findings.begin(), verdict.findings.end(),
-                   [](const passes::IRFinding &a, const passes::IRFinding &b) {
-                     return a.ruleId < b.ruleId;
-                   });
+  llvm::Expected<std::vector<passes::IRFinding>> findings =
+      options.runIRRules(forRunner.get(), name, rules);
+  if (!findings)
+    verdict.unreadable = llvm::toString(findings.takeError());
+  else
+    verdict.findings = std::move(*findings);
   return verdict;
 }
 

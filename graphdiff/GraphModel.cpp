@@ -16,37 +16,6 @@ using bytecode::kNoIndex;
 using bytecode::kNone;
 using bytecode::Operation;
 
-uint32_t graphdiff::parentOp(const BytecodeFile &file, const Operation &op) {
-  const bytecode::Block &block = file.blocks()[op.parentBlock];
-  if (block.parentRegion == kNoIndex)
-    return kNoIndex;
-  return file.regions()[block.parentRegion].parentOp;
-}
-
-/// The string value of member `key` of dictionary attribute `dict`.
-static std::optional<llvm::StringRef>
-stringMember(const BytecodeFile &file, uint64_t dict, llvm::StringRef key) {
-  if (dict == kNone || dict >= file.attributes().size() ||
-      file.attrKind(dict) != AttrKind::Dictionary)
-    return std::nullopt;
-  for (const bytecode::NamedAttrRef &named : file.decodedAttr(dict).namedAttrs)
-    if (file.decodedAttr(named.name).str == key) {
-      if (file.attrKind(named.value) != AttrKind::String)
-        return std::nullopt;
-      return file.decodedAttr(named.value).str;
-    }
-  return std::nullopt;
-}
-
-std::optional<llvm::StringRef> graphdiff::symbolName(const BytecodeFile &file,
-                                                     const Operation &op) {
-  if (auto name = stringMember(file, op.attrDict, "sym_name"))
-    return name;
-  if (op.propertiesForm == bytecode::PropertiesForm::Attribute)
-    return stringMember(file, op.propertiesAttr, "sym_name");
-  return std::nullopt;
-}
-
 llvm::StringRef graphdiff::normaliseSymbol(llvm::StringRef name) {
   constexpr size_t kSuffix = 9; // '_' + 8 characters
   if (name.size() <= kSuffix || name[name.size() - kSuffix] != '_')

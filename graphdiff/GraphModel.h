@@ -20,6 +20,7 @@
 #define AIMODEL_GRAPHDIFF_GRAPHMODEL_H
 
 #include "bytecode/BytecodeReader.h"
+#include "bytecode/Symbols.h"
 
 #include "llvm/ADT/StringMap.h"
 
@@ -137,18 +138,12 @@ struct FileGraphs {
 
 FileGraphs buildGraphs(const bytecode::BytecodeFile &file);
 
-/// The `sym_name` of `op` when readable (attribute dictionary, or a
-/// properties dictionary), else nullopt.
-std::optional<llvm::StringRef> symbolName(const bytecode::BytecodeFile &file,
-                                          const bytecode::Operation &op);
+using bytecode::parentOp;
+using bytecode::symbolName;
 
 /// `name` without a conversion uniquifier: a trailing '_' and 8 lowercase
 /// alphanumerics (`rms_norm_k3j9x0qa` -> `rms_norm`).
 llvm::StringRef normaliseSymbol(llvm::StringRef name);
-
-/// The parent op of `op` (kNoIndex at top level).
-uint32_t parentOp(const bytecode::BytecodeFile &file,
-                  const bytecode::Operation &op);
 
 } // namespace aimodel::graphdiff
 

@@ -289,8 +289,19 @@ void Matcher::propagate(Mode mode) {
 }
 
 void Matcher::repropagate(Mode mode) {
+  // Only pairs next to something unpaired can pair anything.
+  const Graph &graph = g[0]->graph;
+  auto unpairedNear = [&](uint32_t a) {
+    for (auto e : boost::make_iterator_range(boost::in_edges(a, graph)))
+      if (m[0][boost::source(e, graph)] == kNoVertex)
+        return true;
+    for (auto e : boost::make_iterator_range(boost::out_edges(a, graph)))
+      if (m[0][boost::target(e, graph)] == kNoVertex)
+        return true;
+    return false;
+  };
   for (uint32_t a = 0; a < m[0].size(); ++a)
-    if (m[0][a] != kNoVertex)
+    if (m[0][a] != kNoVertex && unpairedNear(a))
       work.emplace_back(a, m[0][a]);
   propagate(mode);
 }

@@ -85,6 +85,30 @@ struct BytecodeLocationView {
                ? unsigned(attr.column)
                : 0;
   }
+  unsigned lineOf(uint64_t index) const {
+    bytecode::DecodedAttr attr = file.decodedAttr(index);
+    return attr.kind == bytecode::AttrKind::FileLineColLoc ? unsigned(attr.line)
+                                                           : 0;
+  }
+  /// The strings of array member `key` of a FusedLoc's metadata.
+  void metadataStrings(uint64_t index, llvm::StringRef key,
+                       llvm::SmallVectorImpl<std::string> &out) const {
+    bytecode::DecodedAttr attr = file.decodedAttr(index);
+    if (attr.kind != bytecode::AttrKind::FusedLocWithMetadata ||
+        attr.metadata == bytecode::kNone ||
+        file.attrKind(attr.metadata) != bytecode::AttrKind::Dictionary)
+      return;
+    for (const bytecode::NamedAttrRef &member :
+         file.decodedAttr(attr.metadata).namedAttrs) {
+      if (file.decodedAttr(member.name).str != key ||
+          file.attrKind(member.value) != bytecode::AttrKind::Array)
+        continue;
+      for (uint64_t element : file.decodedAttr(member.value).elements)
+        if (file.attrKind(element) == bytecode::AttrKind::String)
+          out.push_back(file.decodedAttr(element).str.str());
+      return;
+    }
+  }
 
   const bytecode::BytecodeFile &file;
 };

@@ -8,10 +8,12 @@
 #ifndef AIMODEL_MLIR_PASSES_FINDINGS_H
 #define AIMODEL_MLIR_PASSES_FINDINGS_H
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,25 @@ struct IRFinding {
 };
 
 using FindingSink = std::function<void(IRFinding)>;
+
+/// Counts per function, in the order functions are first met.
+using FunctionCounts =
+    llvm::MapVector<std::string, uint64_t, std::map<std::string, unsigned>>;
+
+/// "@main 3, @rms_norm 2" for the first `limit` functions, "+K more" after.
+inline std::string perFunctionPhrase(const FunctionCounts &perFunction,
+                                     size_t limit = 8) {
+  std::string text;
+  size_t shown = 0;
+  for (const auto &[function, count] : perFunction) {
+    if (shown == limit) {
+      text += ", +" + std::to_string(perFunction.size() - limit) + " more";
+      break;
+    }
+    text += (shown++ ? ", " : "") + function + " " + std::to_string(count);
+  }
+  return text;
+}
 
 /// "N op(s)" / "N block argument(s)" / both, joined with " and ".
 inline std::string countPhrase(uint64_t ops, uint64_t blockArguments) {

@@ -60,6 +60,25 @@ struct MLIRLocationView {
     auto file = llvm::dyn_cast<mlir::FileLineColLoc>(loc);
     return file ? file.getColumn() : 0;
   }
+  unsigned lineOf(mlir::Location loc) const {
+    auto file = llvm::dyn_cast<mlir::FileLineColLoc>(loc);
+    return file ? file.getLine() : 0;
+  }
+  /// The strings of array member `key` of a FusedLoc's metadata.
+  void metadataStrings(mlir::Location loc, llvm::StringRef key,
+                       llvm::SmallVectorImpl<std::string> &out) const {
+    auto fused = llvm::dyn_cast<mlir::FusedLoc>(loc);
+    auto dict =
+        fused
+            ? llvm::dyn_cast_or_null<mlir::DictionaryAttr>(fused.getMetadata())
+            : mlir::DictionaryAttr();
+    auto array = dict ? dict.getAs<mlir::ArrayAttr>(key) : mlir::ArrayAttr();
+    if (!array)
+      return;
+    for (mlir::Attribute element : array)
+      if (auto str = llvm::dyn_cast<mlir::StringAttr>(element))
+        out.push_back(str.getValue().str());
+  }
 };
 
 } // namespace aimodel::passes

@@ -42,21 +42,6 @@ std::string aimodel::passes::enclosingFunction(mlir::Operation *op) {
   return "";
 }
 
-std::string
-aimodel::passes::perFunctionPhrase(const FunctionCounts &perFunction,
-                                   size_t limit) {
-  std::string text;
-  size_t shown = 0;
-  for (const auto &[function, count] : perFunction) {
-    if (shown == limit) {
-      text += llvm::formatv(", +{0} more", perFunction.size() - limit).str();
-      break;
-    }
-    text += (shown++ ? ", " : "") + function + " " + std::to_string(count);
-  }
-  return text;
-}
-
 void aimodel::passes::report(mlir::ModuleOp module, const FindingSink &sink,
                              IRFinding finding) {
   if (sink) {

@@ -32,14 +32,6 @@ void forEachLocatedSite(mlir::ModuleOp module,
 /// when there is none.
 std::string enclosingFunction(mlir::Operation *op);
 
-/// Counts per function, in the order functions are first met.
-using FunctionCounts =
-    llvm::MapVector<std::string, uint64_t, std::map<std::string, unsigned>>;
-
-/// "@main 3, @rms_norm 2" for the first `limit` functions, "+K more" after.
-std::string perFunctionPhrase(const FunctionCounts &perFunction,
-                              size_t limit = 8);
-
 /// Hands `finding` to `sink`, or, without one, reports it as a diagnostic on
 /// `module` with the rule catalogue's severity.
 void report(mlir::ModuleOp module, const FindingSink &sink, IRFinding finding);

@@ -1,8 +1,9 @@
 //===- RuleRunner.h - Running the IR rule passes on one file ----*- C++ -*-===//
 //
-// What the audit does with a file whose tables show evidence for some IR
-// rule (RulePrecheck.h): import it into MLIR and run the rules' passes,
-// collecting their findings. The same passes aimodel-opt runs one by one.
+// The IR rules as passes over an MLIR import of a file, collecting their
+// findings: what `audit --force-ir-import` runs (the audit otherwise runs
+// the same rules over the decoded tables, TableRules.h). The same passes
+// aimodel-opt runs one by one.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AIMODEL_MLIR_PASSES_RULERUNNER_H

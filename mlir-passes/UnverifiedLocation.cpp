@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mlir-passes/LocationRules.h"
 #include "mlir-passes/MLIRLocationView.h"
 #include "mlir-passes/PassSupport.h"
 #include "mlir-passes/Passes.h"
@@ -28,36 +29,13 @@ struct UnverifiedLocationPass
 
   void runOnOperation() override {
     MLIRLocationView view;
-    LocationPredicates<MLIRLocationView> predicates(view);
-    IRFinding finding;
-    finding.ruleId = "AIM012";
-    uint64_t bareIds = 0, plainFused = 0;
-    FunctionCounts perFunction;
+    UnverifiedLocationRule<MLIRLocationView> rule(view);
     forEachLocatedSite(getOperation(), [&](const LocatedSite &site) {
-      if (!predicates.isUnverified(site.loc))
-        return;
-      ++(predicates.isBareOpId(site.loc) ? bareIds : plainFused);
-      ++(site.isBlockArgument ? finding.blockArguments : finding.ops);
-      std::string function = enclosingFunction(site.op);
-      if (!function.empty())
-        ++perFunction[function];
+      rule.visit(site.loc, site.op->getName().getStringRef(),
+                 enclosingFunction(site.op), site.isBlockArgument);
     });
-    if (!finding.ops && !finding.blockArguments)
-      return;
-    bool one = finding.ops + finding.blockArguments == 1;
-    finding.message = countPhrase(finding.ops, finding.blockArguments) +
-                      (one ? " has" : " have") +
-                      " a builtin location current compilers were never "
-                      "shown to accept (";
-    if (bareIds)
-      finding.message += std::to_string(bareIds) + " bare op-id NameLoc";
-    if (plainFused)
-      finding.message += std::string(bareIds ? ", " : "") +
-                         std::to_string(plainFused) + " plain FusedLoc";
-    finding.message += ")";
-    if (!perFunction.empty())
-      finding.message += "; by function: " + perFunctionPhrase(perFunction);
-    report(getOperation(), sink, std::move(finding));
+    if (std::optional<IRFinding> finding = rule.finish())
+      report(getOperation(), sink, std::move(*finding));
   }
 
   FindingSink sink;

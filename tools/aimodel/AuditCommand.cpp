@@ -64,37 +64,37 @@ audit::IRRuleRunner irRuleRunner() {
     AIModelRunIRRulesFn run = nullptr;
   };
   auto module = std::make_shared<Module>();
-  return
-      [module](int fd, llvm::StringRef name, unsigned rules,
-               bool narrow) -> llvm::Expected<std::vector<passes::IRFinding>> {
-        std::call_once(module->loaded, [&] {
-          module->run = reinterpret_cast<AIModelRunIRRulesFn>(
-              findMLIRCommand(AIMODEL_RUN_IR_RULES_SYMBOL));
-        });
-        if (!module->run)
-          return llvm::createStringError("the IR rules cannot run: the "
-                                         "aimodel-mlir module did not load");
-        std::string nameText = name.str();
-        AIModelIRRulesRequest request{fd, nameText.c_str(), rules, narrow};
-        char *result = nullptr;
-        int code = module->run(&request, &result);
-        std::string text = result ? result : "";
-        std::free(result);
-        if (code != 0)
-          return llvm::createStringError(text);
-        std::vector<passes::IRFinding> findings;
-        nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
-        for (const nlohmann::json &f : parsed) {
-          passes::IRFinding finding;
-          finding.ruleId = f.value("rule", "");
-          finding.message = f.value("message", "");
-          finding.ops = f.value("ops", uint64_t(0));
-          finding.blockArguments = f.value("block_arguments", uint64_t(0));
-          finding.examples = f.value("examples", std::vector<std::string>());
-          findings.push_back(std::move(finding));
-        }
-        return findings;
-      };
+  return [module](
+             int fd, llvm::StringRef name,
+             unsigned rules) -> llvm::Expected<std::vector<passes::IRFinding>> {
+    std::call_once(module->loaded, [&] {
+      module->run = reinterpret_cast<AIModelRunIRRulesFn>(
+          findMLIRCommand(AIMODEL_RUN_IR_RULES_SYMBOL));
+    });
+    if (!module->run)
+      return llvm::createStringError("the IR rules cannot run: the "
+                                     "aimodel-mlir module did not load");
+    std::string nameText = name.str();
+    AIModelIRRulesRequest request{fd, nameText.c_str(), rules};
+    char *result = nullptr;
+    int code = module->run(&request, &result);
+    std::string text = result ? result : "";
+    std::free(result);
+    if (code != 0)
+      return llvm::createStringError(text);
+    std::vector<passes::IRFinding> findings;
+    nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
+    for (const nlohmann::json &f : parsed) {
+      passes::IRFinding finding;
+      finding.ruleId = f.value("rule", "");
+      finding.message = f.value("message", "");
+      finding.ops = f.value("ops", uint64_t(0));
+      finding.blockArguments = f.value("block_arguments", uint64_t(0));
+      finding.examples = f.value("examples", std::vector<std::string>());
+      findings.push_back(std::move(finding));
+    }
+    return findings;
+  };
 }
 
 bool progressWanted(bool quiet) {

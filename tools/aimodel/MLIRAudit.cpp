@@ -3,7 +3,6 @@
 #include "tools/aimodel/MLIRAudit.h"
 
 #include "bytecode/BytecodeReader.h"
-#include "mlir-passes/RulePrecheck.h"
 #include "mlir-passes/RuleRunner.h"
 #include "support/SafeFile.h"
 
@@ -45,9 +44,7 @@ aimodelRunIRRules(const AIModelIRRulesRequest *request, char **result) {
   auto file = bytecode::BytecodeFile::fromBuffer(std::move(*buffer));
   if (!file)
     return fail(file.takeError());
-  unsigned rules = request->narrow
-                       ? passes::rulesWithEvidence(**file, request->rules)
-                       : request->rules;
+  unsigned rules = request->rules;
   auto findings = rules ? passes::runIRRules(**file, rules)
                         : std::vector<passes::IRFinding>();
   if (!findings)

@@ -1,8 +1,9 @@
 //===- MLIRAudit.h - IR rule passes across the module boundary -*- C++ -*-===//
 //
-// `audit` runs in the small executable; the IR rules are MLIR passes, so they
-// run in the aimodel-mlir module (see MLIRCommands.h), one file per call.
-// Only C types cross: the findings come back as a JSON array.
+// `audit` runs the IR rules over the decoded tables in the small
+// executable; under --force-ir-import it runs them as MLIR passes over an
+// import instead, in the aimodel-mlir module (see MLIRCommands.h), one file
+// per call. Only C types cross: the findings come back as a JSON array.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AIMODEL_TOOLS_AIMODEL_MLIRAUDIT_H
@@ -14,7 +15,6 @@ struct AIModelIRRulesRequest {
   int fd;           ///< a bytecode file, opened by the caller (not consumed)
   const char *name; ///< for messages
   unsigned rules;   ///< passes::IRRule bits
-  int narrow; ///< nonzero: only the rules the decoded tables show evidence for
 };
 
 /// Returns 0 with `*result` a JSON array of findings ({"rule", "message",

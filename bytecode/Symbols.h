@@ -1,0 +1,22 @@
+//===- Symbols.h - Ops' symbol names in the decoded tables ------*- C++ -*-===//
+#ifndef AIMODEL_BYTECODE_SYMBOLS_H
+#define AIMODEL_BYTECODE_SYMBOLS_H
+
+#include "bytecode/BytecodeReader.h"
+
+#include <optional>
+
+namespace aimodel::bytecode {
+
+/// The `sym_name` of `op` when readable: a string member of its attribute
+/// dictionary, or of its properties dictionary (an unregistered op's).
+/// Natively encoded properties cannot be read: nullopt.
+std::optional<llvm::StringRef> symbolName(const BytecodeFile &file,
+                                          const Operation &op);
+
+/// The parent op of `op` (kNoIndex at top level).
+uint32_t parentOp(const BytecodeFile &file, const Operation &op);
+
+} // namespace aimodel::bytecode
+
+#endif // AIMODEL_BYTECODE_SYMBOLS_H
