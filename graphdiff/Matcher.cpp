@@ -4,6 +4,7 @@
 #include "graphdiff/Hashing.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
@@ -76,12 +77,20 @@ public:
       : g{&source, &target} {
     m[0].assign(source.numVertices(), kNoVertex);
     m[1].assign(target.numVertices(), kNoVertex);
+    for (int side = 0; side < 2; ++side)
+      for (uint32_t v = 0; v < m[side].size(); ++v)
+        computations[side].insert(bucketKey((*g[side])[v].bottomUp));
   }
   Matching run();
 
 private:
   bool pair(uint32_t a, uint32_t b);
+  /// Pairs by the same consumers, unless each computes what the other side
+  /// has elsewhere (then they are unchanged ops that took each other's
+  /// place under a changed consumer, not one op whose inputs changed).
+  bool pairByConsumers(uint32_t a, uint32_t b);
   void propagate(Mode mode);
+  void pairOperands(uint32_t a, uint32_t b, Mode mode);
   void pairArguments(uint32_t a, uint32_t b);
   void pairNeighbours(uint32_t a, uint32_t b, Mode mode);
   void anchorUnique(Key key, Mode mode);
@@ -147,6 +156,8 @@ private:
   const FunctionGraph *g[2];
   std::vector<uint32_t> m[2];
   std::vector<std::pair<uint32_t, uint32_t>> work;
+  /// Every bottom-up fingerprint of each side.
+  llvm::DenseSet<uint64_t> computations[2];
 };
 
 } // namespace
@@ -159,6 +170,53 @@ bool Matcher::pair(uint32_t a, uint32_t b) {
   m[1][b] = a;
   work.emplace_back(a, b);
   return true;
+}
+
+bool Matcher::pairByConsumers(uint32_t a, uint32_t b) {
+  uint64_t upA = (*g[0])[a].bottomUp, upB = (*g[1])[b].bottomUp;
+  if (upA != upB && computations[1].contains(bucketKey(upA)) &&
+      computations[0].contains(bucketKey(upB)))
+    return false;
+  return pair(a, b);
+}
+
+void Matcher::pairOperands(uint32_t a, uint32_t b, Mode mode) {
+  // An operand whose computation appears once among each op's operands is
+  // that one's, whatever its slot: swapped operands of look-alike
+  // producers (x1 * cos, x2 * sin) stay with their own. The rest by slot.
+  auto oa = g[0]->operands(a), ob = g[1]->operands(b);
+  auto computes = [&](int side, const Slot &slot) {
+    return HashBuilder((*g[side])[slot.producer].bottomUp)
+        .add(slot.result)
+        .get();
+  };
+  if (oa.size() > 1 || ob.size() > 1) {
+    llvm::SmallDenseMap<uint64_t, std::pair<int, uint32_t>, 8> once[2];
+    for (const Slot &slot : oa) {
+      auto &c = once[0][bucketKey(computes(0, slot))];
+      c = {c.first + 1, slot.producer};
+    }
+    for (const Slot &slot : ob) {
+      auto &c = once[1][bucketKey(computes(1, slot))];
+      c = {c.first + 1, slot.producer};
+    }
+    for (auto &[key, c] : once[0]) {
+      auto other = once[1].find(key);
+      if (c.first == 1 && other != once[1].end() && other->second.first == 1)
+        pair(c.second, other->second.second);
+    }
+  }
+  for (size_t i = 0; i < std::min(oa.size(), ob.size()); ++i) {
+    const VertexInfo &pa = (*g[0])[oa[i].producer];
+    const VertexInfo &pb = (*g[1])[ob[i].producer];
+    if (oa[i].result != ob[i].result ||
+        identity(pa, mode) != identity(pb, mode))
+      continue;
+    if (mode == Mode::TopDown)
+      pairByConsumers(oa[i].producer, ob[i].producer);
+    else
+      pair(oa[i].producer, ob[i].producer);
+  }
 }
 
 void Matcher::pairArguments(uint32_t a, uint32_t b) {
@@ -275,14 +333,7 @@ void Matcher::propagate(Mode mode) {
   while (!work.empty()) {
     auto [a, b] = work.back();
     work.pop_back();
-    auto oa = g[0]->operands(a), ob = g[1]->operands(b);
-    for (size_t i = 0; i < std::min(oa.size(), ob.size()); ++i) {
-      const VertexInfo &pa = (*g[0])[oa[i].producer];
-      const VertexInfo &pb = (*g[1])[ob[i].producer];
-      if (oa[i].result == ob[i].result &&
-          identity(pa, mode) == identity(pb, mode))
-        pair(oa[i].producer, ob[i].producer);
-    }
+    pairOperands(a, b, mode);
     pairArguments(a, b);
     pairNeighbours(a, b, mode);
   }
@@ -323,8 +374,12 @@ void Matcher::anchorUnique(Key key, Mode mode) {
     if (m[0][a] != kNoVertex)
       continue;
     const Bucket &bucket = buckets[bucketKey(keyOf((*g[0])[a], key))];
-    if (bucket.count[0] == 1 && bucket.count[1] == 1)
-      pair(a, bucket.vertex[1]);
+    if (bucket.count[0] == 1 && bucket.count[1] == 1) {
+      if (key == Key::TopDown)
+        pairByConsumers(a, bucket.vertex[1]);
+      else
+        pair(a, bucket.vertex[1]);
+    }
   }
   propagate(mode);
 }
