@@ -310,7 +310,8 @@ void BundleAuditor::checkHash(const bundle::AssetLayout &layout,
   }
   if (!ir)
     return; // nothing to compare against: reported as AIM004 / AIM010
-  llvm::Expected<bundle::Sha256Digest> actual = bundle::sha256File(*ir);
+  llvm::Expected<bundle::Sha256Digest> actual =
+      bundle::sha256File(*ir, layout.ir);
   if (!actual) {
     add(rules::MissingFile, memberProblem(layout.ir, actual.takeError()),
         layout.ir);

@@ -2,6 +2,9 @@
 
 #include "bundle/FileReading.h"
 
+#include "support/FileSystem.h"
+#include "support/ReadGuard.h"
+
 #include "llvm/Support/ErrorHandling.h"
 
 #include <openssl/evp.h>
@@ -16,6 +19,7 @@
 using namespace aimodel::bundle;
 using aimodel::support::RegularFile;
 using aimodel::support::Symlinks;
+namespace support = aimodel::support;
 
 /// Reads up to `want` bytes, retrying short reads and EINTR.
 static llvm::Expected<size_t> readFully(int fd, char *buffer, size_t want) {
@@ -36,13 +40,20 @@ static llvm::Expected<size_t> readFully(int fd, char *buffer, size_t want) {
   return got;
 }
 
-static llvm::Expected<std::string> readAll(RegularFile &file,
-                                           uint64_t maxBytes) {
+static llvm::Error changedError() {
+  return llvm::createStringError(
+      std::make_error_code(std::errc::resource_unavailable_try_again),
+      "changed while it was read");
+}
+
+static llvm::Expected<std::string>
+readAll(RegularFile &file, llvm::StringRef name, uint64_t maxBytes) {
   if (file.size > maxBytes)
     return llvm::createStringError(
         std::make_error_code(std::errc::file_too_large),
         "is %llu bytes, over the %llu-byte limit",
         (unsigned long long)file.size, (unsigned long long)maxBytes);
+  support::ReadWatch watch(file.fd.get(), name);
   // Read one byte past the cap so a file that grew after fstat is caught.
   std::string data(static_cast<size_t>(std::min(file.size, maxBytes)) + 1,
                    '\0');
@@ -54,6 +65,8 @@ static llvm::Expected<std::string> readAll(RegularFile &file,
     return llvm::createStringError(
         std::make_error_code(std::errc::file_too_large),
         "is over the %llu-byte limit", (unsigned long long)maxBytes);
+  if (watch.changed())
+    return changedError();
   data.resize(*got);
   return data;
 }
@@ -65,7 +78,7 @@ llvm::Expected<std::string> aimodel::bundle::readSmallFile(int dirFd,
       support::openRegularFile(dirFd, name, Symlinks::Refuse);
   if (!file)
     return file.takeError();
-  return readAll(*file, maxBytes);
+  return readAll(*file, name, maxBytes);
 }
 
 llvm::Expected<std::string> aimodel::bundle::readSmallFile(llvm::StringRef path,
@@ -74,7 +87,7 @@ llvm::Expected<std::string> aimodel::bundle::readSmallFile(llvm::StringRef path,
       support::openRegularFile(path, Symlinks::Refuse);
   if (!file)
     return file.takeError();
-  return readAll(*file, maxBytes);
+  return readAll(*file, path, maxBytes);
 }
 
 aimodel::bundle::Sha256::Sha256() : context(EVP_MD_CTX_new()) {
@@ -105,21 +118,28 @@ aimodel::bundle::Sha256Digest aimodel::bundle::Sha256::finish() {
 }
 
 llvm::Expected<Sha256Digest>
-aimodel::bundle::sha256File(support::RegularFile &file) {
+aimodel::bundle::sha256File(support::RegularFile &file, llvm::StringRef name) {
   int fd = file.fd.get();
-  ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+  support::ReadWatch watch(fd, name);
+  support::adviseSequentialRead(fd);
   Sha256 hash;
   std::vector<char> chunk(1 << 20);
+  uint64_t total = 0;
   while (true) {
     llvm::Expected<size_t> got = readFully(fd, chunk.data(), chunk.size());
     if (!got)
       return got.takeError();
     if (*got == 0)
       break;
+    total += *got;
     hash.update(llvm::StringRef(chunk.data(), *got));
     if (*got < chunk.size())
       break;
   }
+  // Other bytes than the file had when opened: the digest is of no file
+  // that ever existed.
+  if (watch.changed() || (total != file.size && watch.markChanged()))
+    return changedError();
   return hash.finish();
 }
 
@@ -129,7 +149,7 @@ llvm::Expected<Sha256Digest> aimodel::bundle::sha256File(int dirFd,
       support::openRegularFile(dirFd, name, Symlinks::Refuse);
   if (!file)
     return file.takeError();
-  return sha256File(*file);
+  return sha256File(*file, name);
 }
 
 llvm::Expected<Sha256Digest> aimodel::bundle::sha256File(llvm::StringRef path) {
@@ -137,7 +157,7 @@ llvm::Expected<Sha256Digest> aimodel::bundle::sha256File(llvm::StringRef path) {
       support::openRegularFile(path, Symlinks::Refuse);
   if (!file)
     return file.takeError();
-  return sha256File(*file);
+  return sha256File(*file, path);
 }
 
 std::string aimodel::bundle::toHex(llvm::ArrayRef<uint8_t> bytes) {

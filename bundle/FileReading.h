@@ -49,8 +49,11 @@ private:
 };
 
 /// SHA-256 of an open regular file, streamed in fixed-size chunks so that a
-/// multi-gigabyte weights file costs constant memory.
-llvm::Expected<Sha256Digest> sha256File(support::RegularFile &file);
+/// multi-gigabyte weights file costs constant memory. A file that changes
+/// meanwhile is an error ("changed while it was read"), and recorded as
+/// such (support/ReadGuard.h); `name` names it there.
+llvm::Expected<Sha256Digest> sha256File(support::RegularFile &file,
+                                        llvm::StringRef name);
 
 /// SHA-256 of `name` below `dirFd` (no component followed).
 llvm::Expected<Sha256Digest> sha256File(int dirFd, llvm::StringRef name);

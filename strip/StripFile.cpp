@@ -46,15 +46,37 @@ llvm::Expected<FileStripResult> aimodel::strip::stripFile(
     llvm::StringRef outputName, const StripOptions &options) {
   // The input's problems make it unusable (a tree skips its asset); that
   // it changed, and the output's, stop the run.
+  llvm::Expected<support::FileState> before = support::stateOf(input.fd.get());
+  if (!before)
+    return unusableInput(inputName.str(), before.takeError());
+  auto changedError = [&] {
+    return fileError(inputName.str(),
+                     "changed while it was stripped (an exporter still "
+                     "writing it?); nothing written");
+  };
+  auto changed = [&] {
+    llvm::Expected<support::FileState> after = support::stateOf(input.fd.get());
+    if (!after) {
+      llvm::consumeError(after.takeError());
+      return true;
+    }
+    return *after != *before || after->size != input.size;
+  };
+  // A file that changed explains whatever its bytes then made fail.
   auto inputError = [&](llvm::Error err) {
+    if (changed()) {
+      llvm::consumeError(std::move(err));
+      return changedError();
+    }
     return unusableInput(inputName.str(), std::move(err));
   };
   auto outputError = [&](llvm::Error err) {
+    if (changed()) { // a copy of other bytes fails its checks
+      llvm::consumeError(std::move(err));
+      return changedError();
+    }
     return fileError(outputName.str(), std::move(err));
   };
-  llvm::Expected<support::FileState> before = support::stateOf(input.fd.get());
-  if (!before)
-    return inputError(before.takeError());
   // The input's hash (main.hash is checked against it). Writing, the sink
   // takes it from the bytes it copies; in a dry run, a second core reads
   // the file from the start, overlapping decoding and planning.
@@ -67,7 +89,9 @@ llvm::Expected<FileStripResult> aimodel::strip::stripFile(
       return inputError(ioError("cannot duplicate a descriptor", errno));
     inputDigest = std::async(
         std::launch::async,
-        [](support::RegularFile file) { return bundle::sha256File(file); },
+        [name = inputName.str()](support::RegularFile file) {
+          return bundle::sha256File(file, name);
+        },
         std::move(copy));
   }
   std::optional<HashingSink> sink;
@@ -83,14 +107,7 @@ llvm::Expected<FileStripResult> aimodel::strip::stripFile(
     return llvm::Error::success();
   };
   auto unchanged = [&]() -> llvm::Error {
-    llvm::Expected<support::FileState> after = support::stateOf(input.fd.get());
-    if (!after)
-      return inputError(after.takeError());
-    if (*after != *before || after->size != input.size)
-      return fileError(inputName.str(),
-                       "changed while it was stripped (an exporter still "
-                       "writing it?); nothing written");
-    return llvm::Error::success();
+    return changed() ? changedError() : llvm::Error::success();
   };
 
   auto file = decode(input.fd.get(), input.size, inputName);

@@ -272,6 +272,29 @@ std::string executablePath() {
 #endif
 }
 
+std::string pathOfOpenFile(int fd) {
+#if defined(AIMODEL_LINUX)
+  char where[PATH_MAX];
+  std::string link = "/proc/self/fd/" + std::to_string(fd);
+  ssize_t n = ::readlink(link.c_str(), where, sizeof(where) - 1);
+  if (n <= 0)
+    return "";
+  llvm::StringRef path(where, size_t(n));
+  // Linux names a removed file "PATH (deleted)"; such a name is no answer.
+  if (!path.starts_with("/") || path.ends_with(" (deleted)"))
+    return "";
+  return path.str();
+#elif defined(AIMODEL_MACOS)
+  char where[PATH_MAX];
+  if (::fcntl(fd, F_GETPATH, where) != 0)
+    return "";
+  return where;
+#else
+  (void)fd;
+  return "";
+#endif
+}
+
 void adviseSequentialRead(int fd) {
 #if defined(POSIX_FADV_SEQUENTIAL)
   ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);

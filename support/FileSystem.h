@@ -93,6 +93,10 @@ llvm::Expected<std::string> randomHex(unsigned bytes);
 /// The absolute path of the running executable, or "" when unknown.
 std::string executablePath();
 
+/// Where the open file `fd` is, as an absolute path, or "" when the
+/// system cannot tell or the file has no name any more.
+std::string pathOfOpenFile(int fd);
+
 /// Tells the kernel `fd` will be read once, front to back.
 void adviseSequentialRead(int fd);
 

@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "support/SafeFile.h"
+#include "support/FileSystem.h"
+#include "support/ReadGuard.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -291,12 +293,15 @@ llvm::Expected<UniqueFd> openDirectory(llvm::StringRef path,
 
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 mapRegularFile(RegularFile file, llvm::StringRef name) {
+  llvm::Expected<FileState> opened = stateOf(file.fd.get());
+  if (!opened)
+    return opened.takeError();
   auto buffer = llvm::MemoryBuffer::getOpenFile(
       file.fd.get(), name, file.size, /*RequiresNullTerminator=*/false);
   if (!buffer)
     return llvm::createStringError(
         buffer.getError(), "cannot read: " + buffer.getError().message());
-  return std::move(*buffer);
+  return guardBuffer(std::move(*buffer), std::move(file), *opened, name);
 }
 
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>

@@ -3,6 +3,7 @@
 #include "tools/aimodel/Commands.h"
 #include "tools/aimodel/MLIRAudit.h"
 #include "tools/aimodel/MLIRCommands.h"
+#include "tools/aimodel/OutputStatus.h"
 #include "tools/aimodel/Terminal.h"
 
 #include "audit/Audit.h"
@@ -77,9 +78,14 @@ audit::IRRuleRunner irRuleRunner() {
     std::string nameText = name.str();
     AIModelIRRulesRequest request{fd, nameText.c_str(), rules};
     char *result = nullptr;
+    // The module keeps its own record of files that changed (its own copy
+    // of support/): this side watches the file itself.
+    support::ReadWatch watch(fd, name);
     int code = module->run(&request, &result);
     std::string text = result ? result : "";
     std::free(result);
+    if (watch.changed())
+      return llvm::createStringError("changed while it was read");
     if (code != 0)
       return llvm::createStringError(text);
     std::vector<passes::IRFinding> findings;
@@ -189,6 +195,8 @@ int runAudit(const AuditCommandOptions &options) {
   audit::AuditReport report =
       audit::auditBundles(walked->bundles, auditOptions);
   progress.finish();
+  if (inputsChanged("aimodel audit"))
+    return ExitInputError;
   if (config)
     audit::applyConfig(*config, report, cwd);
   if (baseline)

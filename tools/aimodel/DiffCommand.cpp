@@ -13,6 +13,7 @@
 #include "tools/aimodel/Commands.h"
 #include "tools/aimodel/MLIRCommands.h"
 #include "tools/aimodel/MLIRText.h"
+#include "tools/aimodel/OutputStatus.h"
 #include "tools/aimodel/Terminal.h"
 
 #include "bytecode/BytecodeReader.h"
@@ -175,7 +176,12 @@ CommandRunner aimodel::cli::addDiffCommand(CLI::App &app) {
     auto candidate = std::async(std::launch::async, load, options->candidate);
     auto golden = load(options->golden);
     auto newer = candidate.get();
+    // A file that changed while it was read explains any error it caused.
     auto fail = [](llvm::Error error) {
+      if (inputsChanged("aimodel diff")) {
+        llvm::consumeError(std::move(error));
+        return ExitInputError;
+      }
       llvm::errs() << "aimodel diff: error: "
                    << llvm::toString(std::move(error)) << "\n";
       return ExitInputError;
@@ -199,6 +205,8 @@ CommandRunner aimodel::cli::addDiffCommand(CLI::App &app) {
         diffOptions);
     if (!result)
       return fail(result.takeError());
+    if (inputsChanged("aimodel diff"))
+      return ExitInputError;
     for (const std::string &note : result->notes)
       llvm::errs() << "aimodel diff: note: " << note << "\n";
     int code = graphdiff::allIdentical(*result) ? ExitClean : ExitFindings;

@@ -38,6 +38,10 @@ aimodelShow(const AIModelShowOptions *options) {
   auto context = ir::makeImportContext();
   std::unique_ptr<bytecode::BytecodeFile> bytes;
   auto fail = [&](llvm::Error error) {
+    if (cli::inputsChanged("aimodel show")) {
+      llvm::consumeError(std::move(error));
+      return 2;
+    }
     llvm::errs() << "aimodel show: error: "
                  << support::printablePath(options->path) << ": "
                  << llvm::toString(std::move(error)) << "\n";
@@ -49,6 +53,8 @@ aimodelShow(const AIModelShowOptions *options) {
                         /*refuseSymlink=*/options->insideBundle != 0});
   if (!imported)
     return fail(imported.takeError());
+  if (cli::inputsChanged("aimodel show"))
+    return 2;
   // The module the import adds for passes is not part of the file.
   mlir::OwningOpRef<mlir::Operation *> root = imported->takeRoot();
   if (llvm::Error error = ir::checkPrintable(

@@ -2,6 +2,7 @@
 
 #include "bundle/IRFiles.h"
 #include "tools/aimodel/Commands.h"
+#include "tools/aimodel/OutputStatus.h"
 
 #include "bytecode/IRStats.h"
 #include "support/PathText.h"
@@ -104,6 +105,10 @@ CommandRunner aimodel::cli::addStatsCommand(CLI::App &app) {
                    : llvm::Expected<std::unique_ptr<bytecode::BytecodeFile>>(
                          buffer.takeError());
         if (!decoded) {
+          if (inputsChanged("aimodel stats")) {
+            llvm::consumeError(decoded.takeError());
+            return ExitInputError;
+          }
           llvm::errs() << "aimodel stats: error: "
                        << support::printablePath(file) << ": "
                        << llvm::toString(decoded.takeError()) << "\n";
@@ -114,6 +119,8 @@ CommandRunner aimodel::cli::addStatsCommand(CLI::App &app) {
         writeText(textOs, file, stats);
       }
     }
+    if (inputsChanged("aimodel stats"))
+      return ExitInputError;
     if (options->format == "json")
       llvm::outs() << nlohmann::ordered_json{{"schema", "aimodel-stats/1"},
                                              {"files", std::move(files)}}

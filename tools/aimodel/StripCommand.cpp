@@ -1,6 +1,7 @@
 //===- StripCommand.cpp - `aimodel strip` ---------------------------------===//
 
 #include "tools/aimodel/Commands.h"
+#include "tools/aimodel/OutputStatus.h"
 #include "tools/aimodel/Terminal.h"
 
 #include "strip/StripReport.h"
@@ -65,8 +66,11 @@ int runStrip(const StripCommandOptions &options) {
           ? strip::stripPath(options.source, options.output, tree)
           : strip::stripSingleFile(options.file, options.output, tree);
   progress.finish();
-  if (!report)
+  if (!report) {
+    // Its error names a file that changed in strip's words.
+    changedInputsAlreadySaid();
     return usageError(llvm::toString(report.takeError()));
+  }
 
   if (options.format == "json")
     llvm::outs() << strip::toJson(*report, AIMODEL_VERSION).dump(2) << "\n";

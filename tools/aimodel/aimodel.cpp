@@ -12,11 +12,15 @@
 
 #include <CLI/CLI.hpp>
 
+#include <csignal>
 #include <map>
 
 using namespace aimodel::cli;
 
 int main(int argc, char **argv) {
+  // A reader that went away (`| head`) makes writes fail with EPIPE, which
+  // finishOutput turns into exit 2 with one line, rather than a signal.
+  std::signal(SIGPIPE, SIG_IGN);
   CLI::App app("aimodel: audit, inspect and compare Apple Core AI model "
                "assets.\nExit codes: 0 clean, 1 findings, 2 usage or input "
                "error.",
