@@ -9,5 +9,6 @@ set(AIMODEL_DECODER_SOURCES
   bytecode/BytecodeReader.cpp
   bytecode/EntryGraph.cpp
   bytecode/StructuralHash.cpp
-  support/SafeFile.cpp
 )
+include("${CMAKE_CURRENT_LIST_DIR}/../support/SupportSources.cmake")
+list(APPEND AIMODEL_DECODER_SOURCES ${AIMODEL_SUPPORT_SOURCES})
