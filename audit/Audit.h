@@ -44,9 +44,24 @@ struct BundleReport {
   std::vector<Finding> findings; ///< ordered by rule ID, then file, then text
 };
 
+/// What a run was asked and what changed its findings: recorded in the
+/// JSON and SARIF reports, so a report says what it is a report of and
+/// --merge can check its shards belong together.
+struct RunRecord {
+  std::vector<std::string> inputs;         ///< the PATHs, as given
+  unsigned shardIndex = 0, shardCount = 0; ///< --shard K/N; 0: unsharded
+  bool preCommit = false;
+  std::optional<std::string> configFile; ///< the config applied, if any
+  unsigned suppressedByConfig = 0;
+  unsigned suppressedByBaseline = 0;
+  /// --severity RULE=LEVEL, as given, in order.
+  std::vector<std::string> severityOverrides;
+};
+
 struct AuditReport {
   std::vector<BundleReport> bundles;
   std::array<unsigned, 3> countBySeverity{}; ///< indexed by Severity
+  RunRecord run;
 
   /// Highest severity found, if any finding at all.
   std::optional<Severity> worst() const;
@@ -91,6 +106,9 @@ void writeTextReport(llvm::raw_ostream &os, const AuditReport &report,
 /// naming its worst finding and what to do about it, and a summary line.
 void writePreCommitReport(llvm::raw_ostream &os, const AuditReport &report,
                           bool colour);
+
+/// The "run" object of the JSON report (and of SARIF's run properties).
+nlohmann::ordered_json runJson(const RunRecord &run);
 
 /// The "aimodel-audit/1" JSON document.
 nlohmann::ordered_json toJson(const AuditReport &report,

@@ -8,6 +8,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/GlobPattern.h"
@@ -15,6 +16,7 @@
 
 #include <cerrno>
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace aimodel;
 using namespace aimodel::audit;
@@ -38,6 +40,28 @@ llvm::Expected<llvm::GlobPattern> compileGlob(llvm::StringRef pattern) {
   return llvm::GlobPattern::create(pattern, MaxGlobAlternatives);
 }
 
+/// U+0020-like characters that make a reason look given when it is not.
+bool isBlankCodePoint(uint32_t c) {
+  return c == 0x09 || c == 0x0A || c == 0x0B || c == 0x0C || c == 0x0D ||
+         c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 || c == 0x180E ||
+         (c >= 0x2000 && c <= 0x200F) || c == 0x2028 || c == 0x2029 ||
+         c == 0x202F || c == 0x205F || c == 0x2060 || c == 0x3000 ||
+         c == 0xFEFF;
+}
+bool isBlankText(llvm::StringRef text) {
+  const auto *p = reinterpret_cast<const llvm::UTF8 *>(text.begin());
+  const auto *end = reinterpret_cast<const llvm::UTF8 *>(text.end());
+  while (p < end) {
+    llvm::UTF32 c = 0;
+    if (llvm::convertUTF8Sequence(&p, end, &c, llvm::strictConversion) !=
+        llvm::conversionOK)
+      return false; // bytes that are not text are something, not blank
+    if (!isBlankCodePoint(c))
+      return false;
+  }
+  return true;
+}
+
 /// Validates one "ignore" entry; errors are relative to it.
 llvm::Expected<IgnoreEntry> parseIgnore(const Json &entry) {
   if (!entry.is_object())
@@ -51,7 +75,7 @@ llvm::Expected<IgnoreEntry> parseIgnore(const Json &entry) {
   IgnoreEntry result;
   auto reason = entry.find("reason");
   if (reason == entry.end() || !reason->is_string() ||
-      llvm::StringRef(reason->get_ref<const std::string &>()).trim().empty())
+      isBlankText(reason->get_ref<const std::string &>()))
     return fail("needs a non-empty \"reason\" (why these findings are "
                 "accepted)");
   result.reason = reason->get<std::string>();
@@ -168,12 +192,61 @@ llvm::Expected<Config> aimodel::audit::parseConfig(llvm::StringRef text,
   return config;
 }
 
+namespace {
+/// The device of the folder `dir`, or nullopt when it cannot be checked.
+std::optional<uint64_t> deviceOf(const std::string &dir) {
+  struct stat st;
+  if (::stat(dir.c_str(), &st) != 0)
+    return std::nullopt;
+  return uint64_t(st.st_dev);
+}
+
+/// Refuses a config someone other than its reader (or root) could have
+/// written: it decides what the audit reports.
+llvm::Error checkTrusted(int fd, const std::string &file) {
+  std::string name = support::printablePath(file);
+  struct stat st;
+  if (::fstat(fd, &st) != 0)
+    return fail(name + ": cannot be checked: " + support::errnoReason(errno));
+  uid_t me = ::geteuid();
+  if (st.st_uid != me && st.st_uid != 0)
+    return fail(llvm::formatv("{0}: refused: owned by uid {1}, neither you "
+                              "(uid {2}) nor root, and a config decides what "
+                              "the audit reports (--no-config audits "
+                              "without it)",
+                              name, st.st_uid, me));
+  if (st.st_mode & (S_IWGRP | S_IWOTH))
+    return fail(llvm::formatv("{0}: refused: writable by {1} (mode {2:o}), "
+                              "and a config decides what the audit reports "
+                              "(chmod go-w it, or --no-config)",
+                              name,
+                              st.st_mode & S_IWOTH ? "anyone" : "its group",
+                              st.st_mode & 07777));
+  // Who may replace it: anyone who may write its folder (unless sticky).
+  std::string folder = path::parent_path(file, path::Style::posix).str();
+  if (folder.empty())
+    folder = ".";
+  struct stat dir;
+  if (::stat(folder.c_str(), &dir) == 0 &&
+      (dir.st_mode & (S_IWGRP | S_IWOTH)) && !(dir.st_mode & S_ISVTX) &&
+      dir.st_uid != me && dir.st_uid != 0)
+    return fail(llvm::formatv("{0}: refused: its folder is writable by "
+                              "others and owned by uid {1}, so anyone could "
+                              "have put it there (--no-config audits "
+                              "without it)",
+                              name, dir.st_uid));
+  return llvm::Error::success();
+}
+} // namespace
+
 llvm::Expected<Config> aimodel::audit::loadConfig(llvm::StringRef file) {
   std::string name = support::printablePath(file);
   llvm::Expected<support::RegularFile> opened =
       support::openRegularFile(file, support::Symlinks::Follow);
   if (!opened)
     return fail(name + ": " + llvm::toString(opened.takeError()));
+  if (llvm::Error error = checkTrusted(opened->fd.get(), file.str()))
+    return error;
   if (opened->size > MaxConfigBytes)
     return fail(llvm::formatv("{0}: is {1} bytes, over the {2}-byte limit",
                               name, opened->size, MaxConfigBytes));
@@ -185,28 +258,71 @@ llvm::Expected<Config> aimodel::audit::loadConfig(llvm::StringRef file) {
 }
 
 llvm::Expected<std::optional<Config>>
-aimodel::audit::findConfig(llvm::StringRef cwd) {
-  std::string dir = absoluteLexical(".", cwd);
-  while (true) {
-    std::string candidate = bundle::joinPath(dir, ConfigFileName);
-    llvm::Expected<bool> found = exists(candidate);
-    if (!found)
-      return found.takeError();
-    if (*found) {
-      llvm::Expected<Config> config = loadConfig(candidate);
-      if (!config)
-        return config.takeError();
-      return std::optional<Config>(std::move(*config));
-    }
+aimodel::audit::findConfig(llvm::StringRef cwd, llvm::StringRef home) {
+  // The folders from the working directory up to the repository's root
+  // (the first holding .git), never above a home directory, never onto
+  // another file system; without a repository only the working directory.
+  std::string start = absoluteLexical(".", cwd);
+  std::string homeDir = home.empty() ? "" : absoluteLexical(home, "/");
+  std::optional<uint64_t> device = deviceOf(start);
+  std::vector<std::string> folders;
+  bool inRepository = false;
+  for (std::string dir = start;;) {
+    folders.push_back(dir);
     // A worktree or submodule has a .git file, not a folder: either ends it.
     llvm::Expected<bool> repoRoot = exists(bundle::joinPath(dir, ".git"));
     if (!repoRoot)
       return repoRoot.takeError();
-    if (*repoRoot || dir == "/")
-      return std::nullopt;
+    if (*repoRoot) {
+      inRepository = true;
+      break;
+    }
+    if (dir == "/" || dir == homeDir)
+      break;
     llvm::StringRef parent = path::parent_path(dir, path::Style::posix);
-    dir = parent.empty() ? "/" : parent.str();
+    std::string up = parent.empty() ? "/" : parent.str();
+    if (!device || deviceOf(up) != device)
+      break;
+    dir = up;
   }
+  if (!inRepository)
+    folders.resize(1);
+  for (const std::string &dir : folders) {
+    std::string candidate = bundle::joinPath(dir, ConfigFileName);
+    llvm::Expected<bool> found = exists(candidate);
+    if (!found)
+      return found.takeError();
+    if (!*found)
+      continue;
+    llvm::Expected<Config> config = loadConfig(candidate);
+    if (!config)
+      return config.takeError();
+    return std::optional<Config>(std::move(*config));
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> aimodel::audit::configWarnings(const Config &config) {
+  std::vector<std::string> warnings;
+  std::string name = support::printablePath(config.file);
+  for (size_t i = 0; i < config.ignore.size(); ++i) {
+    llvm::StringRef glob = config.ignore[i].path;
+    const char *why = nullptr;
+    if (glob.starts_with("/"))
+      why = "is absolute, but bundles below the config's folder are matched "
+            "by their path relative to it";
+    else if (glob == "." || glob.starts_with("./") || glob.contains("/./") ||
+             glob.ends_with("/.") || glob.contains("//"))
+      why = "has a \"./\" or \"//\" part, which no matched path has (they "
+            "are normalised: \"legacy/*\", not \"./legacy/*\")";
+    else if (glob.starts_with("../") || glob.contains("/../"))
+      why = "has a \"..\" part: bundles outside the config's folder are "
+            "matched by their path as reported";
+    if (why)
+      warnings.push_back(llvm::formatv("{0}: ignore[{1}]: \"path\" {2} {3}",
+                                       name, i, jsonQuoted(glob), why));
+  }
+  return warnings;
 }
 
 std::string aimodel::audit::configMatchPath(const Config &config,
@@ -238,6 +354,7 @@ ConfigEffect aimodel::audit::applyConfig(const Config &config,
     }
   }
   ConfigEffect effect;
+  effect.suppressedByEntry.assign(config.ignore.size(), 0);
   for (BundleReport &bundle : report.bundles) {
     std::string matched = configMatchPath(config, bundle.path, cwd);
     std::vector<const IgnoreEntry *> applicable;
@@ -245,20 +362,30 @@ ConfigEffect aimodel::audit::applyConfig(const Config &config,
       if (globs[i] && globs[i]->match(matched))
         applicable.push_back(&config.ignore[i]);
     auto ignored = [&](const Finding &finding) {
-      return llvm::any_of(applicable, [&](const IgnoreEntry *entry) {
-        return entry->rules.empty() ||
-               llvm::is_contained(entry->rules, finding.rule);
-      });
+      bool dropped = false;
+      for (const IgnoreEntry *entry : applicable)
+        if (entry->rules.empty() ||
+            llvm::is_contained(entry->rules, finding.rule)) {
+          ++effect.suppressedByEntry[entry - config.ignore.data()];
+          dropped = true;
+        }
+      return dropped;
     };
     size_t before = bundle.findings.size();
     llvm::erase_if(bundle.findings, ignored);
     effect.suppressedByConfig += before - bundle.findings.size();
+  }
+  applySeverities(config.severity, report);
+  return effect;
+}
+
+void aimodel::audit::applySeverities(
+    const std::map<std::string, Severity> &severity, AuditReport &report) {
+  for (BundleReport &bundle : report.bundles)
     for (Finding &finding : bundle.findings) {
-      auto override = config.severity.find(finding.rule->id.str());
-      if (override != config.severity.end())
+      auto override = severity.find(finding.rule->id.str());
+      if (override != severity.end())
         finding.severity = override->second;
     }
-  }
   recountSeverities(report);
-  return effect;
 }

@@ -55,15 +55,26 @@ struct Config {
 llvm::Expected<Config> parseConfig(llvm::StringRef text, llvm::StringRef file);
 
 /// Reads and parses the config at `path` (followed if a symlink; at most
-/// 1 MiB).
+/// 1 MiB), refusing one that someone else could have written: not owned by
+/// the user running the audit or by root, writable by its group or by
+/// anyone, or in a folder others may write (not sticky) and do own. A
+/// config decides what the audit reports.
 llvm::Expected<Config> loadConfig(llvm::StringRef path);
 
-/// Looks for .aimodel.json in `cwd` (made absolute if it is not) and each
-/// folder above it, up to the file system root or the first folder holding
-/// `.git` (checked, then the search stops: a config outside the repository
-/// is not the project's). None found: std::nullopt. A config found but
-/// unusable, or a folder that cannot be checked, is an error.
-llvm::Expected<std::optional<Config>> findConfig(llvm::StringRef cwd);
+/// The project's config, for an audit run in `cwd` (made absolute if it is
+/// not): the nearest .aimodel.json from `cwd` up to the repository's root
+/// (the first folder holding `.git`, a folder or a file), never above
+/// `home` (the user's home directory; empty: none) and never onto another
+/// file system; outside any repository, only `cwd`'s own. None found:
+/// std::nullopt. A config found but unusable or untrusted, or a folder that
+/// cannot be checked, is an error.
+llvm::Expected<std::optional<Config>> findConfig(llvm::StringRef cwd,
+                                                 llvm::StringRef home = {});
+
+/// Ignore entries whose glob can never match a path as configMatchPath
+/// forms it (absolute, "./", "//", ".."): one line each, naming the file
+/// and entry.
+std::vector<std::string> configWarnings(const Config &config);
 
 /// The path `bundlePath` is matched by: made absolute with `cwd`, `.` and
 /// `..` removed lexically, then relative to the config's folder ("." for the
@@ -73,6 +84,9 @@ std::string configMatchPath(const Config &config, llvm::StringRef bundlePath,
 
 struct ConfigEffect {
   unsigned suppressedByConfig = 0; ///< findings dropped by "ignore"
+  /// Per ignore entry, the findings it matched (a finding two entries
+  /// match counts for both).
+  std::vector<unsigned> suppressedByEntry;
 };
 
 /// Drops ignored findings, applies severity overrides and recounts
@@ -81,6 +95,11 @@ struct ConfigEffect {
 /// bundle paths are relative to.
 ConfigEffect applyConfig(const Config &config, AuditReport &report,
                          llvm::StringRef cwd);
+
+/// Sets the severity of every finding of a rule in `severity` (by rule ID)
+/// and recounts: the config's "severity", and --severity RULE=LEVEL.
+void applySeverities(const std::map<std::string, Severity> &severity,
+                     AuditReport &report);
 
 } // namespace aimodel::audit
 

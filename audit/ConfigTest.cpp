@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace aimodel;
 using namespace aimodel::audit;
 
@@ -164,13 +167,94 @@ TEST(Config, FindStopsAtTheRepositoryRoot) {
     ASSERT_TRUE(bool(found)) << llvm::toString(found.takeError());
     EXPECT_FALSE(found->has_value()) << cwd;
   }
-  // Without a repository the search reaches the scratch folder's config.
+  // Without a repository only the working directory's own config counts:
+  // a config planted above (a CI build folder under /tmp) is not used.
   dir.mkdir("plain/sub");
   llvm::Expected<std::optional<Config>> found =
       findConfig(dir.path("plain/sub"));
   ASSERT_TRUE(bool(found));
-  ASSERT_TRUE(found->has_value());
-  EXPECT_EQ((*found)->file, dir.path(".aimodel.json"));
+  EXPECT_FALSE(found->has_value());
+  llvm::Expected<std::optional<Config>> here = findConfig(dir.root);
+  ASSERT_TRUE(bool(here));
+  ASSERT_TRUE(here->has_value());
+  EXPECT_EQ((*here)->file, dir.path(".aimodel.json"));
+}
+
+TEST(Config, FindNeverLooksAboveTheHomeDirectory) {
+  aimodel::testing::ScratchDir dir;
+  dir.mkdir(".git"); // a repository holding home directories
+  dir.write(".aimodel.json", R"({"ignore": [{"path": "*", "reason": "r"}]})");
+  dir.mkdir("home/alice/project/sub");
+  llvm::Expected<std::optional<Config>> found =
+      findConfig(dir.path("home/alice/project/sub"), dir.path("home/alice"));
+  ASSERT_TRUE(bool(found)) << llvm::toString(found.takeError());
+  EXPECT_FALSE(found->has_value());
+  // Without the home boundary the repository's root config is found.
+  llvm::Expected<std::optional<Config>> unbounded =
+      findConfig(dir.path("home/alice/project/sub"));
+  ASSERT_TRUE(bool(unbounded));
+  EXPECT_TRUE(unbounded->has_value());
+}
+
+TEST(Config, UntrustedConfigsAreRefusedNamingTheFile) {
+  aimodel::testing::ScratchDir dir;
+  dir.mkdir("repo/.git");
+  std::string file =
+      dir.write("repo/.aimodel.json",
+                R"({"ignore": [{"path": "*", "reason": "planted"}]})");
+  ASSERT_EQ(::chmod(file.c_str(), 0666), 0);
+  llvm::Expected<std::optional<Config>> open = findConfig(dir.path("repo"));
+  ASSERT_FALSE(bool(open));
+  std::string error = llvm::toString(open.takeError());
+  EXPECT_EQ(error.rfind(file + ": refused: writable by anyone", 0), 0u)
+      << error;
+  ASSERT_EQ(::chmod(file.c_str(), 0620), 0);
+  llvm::Expected<Config> group = loadConfig(file);
+  ASSERT_FALSE(bool(group));
+  EXPECT_NE(llvm::toString(group.takeError()).find("writable by its group"),
+            std::string::npos);
+  ASSERT_EQ(::chmod(file.c_str(), 0644), 0);
+  EXPECT_TRUE(bool(loadConfig(file)));
+  if (::geteuid() != 0)
+    GTEST_SKIP() << "chown to another user needs root";
+  ASSERT_EQ(::chown(file.c_str(), 65534, 65534), 0);
+  llvm::Expected<std::optional<Config>> foreign = findConfig(dir.path("repo"));
+  ASSERT_FALSE(bool(foreign));
+  error = llvm::toString(foreign.takeError());
+  EXPECT_NE(error.find("refused: owned by uid 65534"), std::string::npos)
+      << error;
+}
+
+TEST(Config, GlobsThatCanNeverMatchAreWarnedAbout) {
+  llvm::Expected<Config> config = parseConfig(
+      R"({"ignore": [{"path": "/abs/x.aimodel", "reason": "r"},
+                     {"path": "./legacy/*", "reason": "r"},
+                     {"path": "legacy//*", "reason": "r"},
+                     {"path": "legacy/*", "reason": "r"}]})",
+      "c/.aimodel.json");
+  ASSERT_TRUE(bool(config)) << llvm::toString(config.takeError());
+  std::vector<std::string> warnings = configWarnings(*config);
+  ASSERT_EQ(warnings.size(), 3u);
+  EXPECT_EQ(warnings[0].rfind("c/.aimodel.json: ignore[0]: \"path\" "
+                              "\"/abs/x.aimodel\" is absolute",
+                              0),
+            0u)
+      << warnings[0];
+  EXPECT_NE(warnings[1].find("ignore[1]"), std::string::npos);
+  EXPECT_NE(warnings[2].find("ignore[2]"), std::string::npos);
+}
+
+TEST(Config, AReasonOfInvisibleCharactersIsNoReason) {
+  for (const char *blank :
+       {"\u00a0", "\u200b", "\u200b\u00a0 ", "\u3000", "\ufeff"}) {
+    std::string text = std::string(R"({"ignore": [{"path": "a", "reason": ")") +
+                       blank + "\"}]}";
+    EXPECT_EQ(errorOf(text).find("needs a non-empty \"reason\""),
+              std::string("dir/.aimodel.json: ignore[0]: ").size())
+        << text;
+  }
+  EXPECT_EQ(errorOf(R"({"ignore": [{"path": "a", "reason": "\u00a0ok"}]})"),
+            "(accepted)");
 }
 
 TEST(Config, FoundButInvalidIsAnError) {

@@ -49,10 +49,13 @@ static std::string escapeProperty(llvm::StringRef text) {
 /// The runner unescapes CR and LF back, so a UTF-8 name with them still
 /// names its file exactly; other control bytes (terminal escapes in the
 /// log) and bytes that are not UTF-8 get the printable form instead.
+/// A name with a backslash gets the printable form too (where it is
+/// doubled), or a literal "\xff" would read as an escaped 0xFF byte.
 static std::string pathText(llvm::StringRef bytes) {
   bool exact = support::isValidUtf8(bytes);
   for (unsigned char b : bytes)
-    if ((b < 0x20 && b != '\t' && b != '\r' && b != '\n') || b == 0x7f)
+    if ((b < 0x20 && b != '\t' && b != '\r' && b != '\n') || b == 0x7f ||
+        b == '\\')
       exact = false;
   return exact ? bytes.str() : support::printablePath(bytes);
 }
@@ -80,7 +83,7 @@ void aimodel::audit::writeGitHubReport(llvm::raw_ostream &os,
       os << "::" << commandOf(f.severity)
          << " file=" << escapeProperty(pathText(path))
          << ",title=" << escapeProperty(title)
-         << "::" << escapeData(support::printablePath(f.message)) << "\n";
+         << "::" << escapeData(support::printableText(f.message)) << "\n";
     }
   // Plain text, not a command: the runner prints it as it is.
   const auto &n = report.countBySeverity;

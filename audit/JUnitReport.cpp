@@ -18,12 +18,12 @@ using namespace aimodel::audit;
 
 static const char kHexDigits[] = "0123456789abcdef";
 
-/// Bytes as XML 1.0 character data or attribute value. printablePath already
-/// turns invalid UTF-8 and C0 controls into "\xNN"; what XML 1.0 still
-/// forbids (U+FFFE, U+FFFF) or discourages (C1 controls) is written the
-/// same way, so any name yields a well-formed document.
-static std::string xmlText(llvm::StringRef bytes) {
-  std::string text = support::printablePath(bytes);
+/// Printable text (support/PathText.h: a path, or prose such as a message)
+/// as XML 1.0 character data or attribute value. That form already turns
+/// invalid UTF-8 and C0 controls into "\xNN"; what XML 1.0 still forbids
+/// (U+FFFE, U+FFFF) or discourages (C1 controls) is written the same way,
+/// so any name yields a well-formed document.
+static std::string xmlEscape(llvm::StringRef text) {
   std::string out;
   out.reserve(text.size());
   auto escapeBytes = [&](llvm::StringRef raw) {
@@ -71,6 +71,14 @@ static std::string xmlText(llvm::StringRef bytes) {
   return out;
 }
 
+static std::string xmlPath(llvm::StringRef bytes) {
+  return xmlEscape(support::printablePath(bytes));
+}
+
+static std::string xmlProse(llvm::StringRef bytes) {
+  return xmlEscape(support::printableText(bytes));
+}
+
 /// "path/file", or the bundle path for a finding about the bundle itself.
 static std::string findingPath(const BundleReport &bundle, const Finding &f) {
   return f.file.empty() ? bundle.path : bundle.path + "/" + f.file;
@@ -78,8 +86,8 @@ static std::string findingPath(const BundleReport &bundle, const Finding &f) {
 
 /// One finding as a line of the case's text, like the text report's line.
 static std::string findingLine(const BundleReport &bundle, const Finding &f) {
-  return xmlText(findingPath(bundle, f)) + ": " +
-         severityName(f.severity).str() + ": " + xmlText(f.message) + " [" +
+  return xmlPath(findingPath(bundle, f)) + ": " +
+         severityName(f.severity).str() + ": " + xmlProse(f.message) + " [" +
          f.rule->id.str() + " " + f.rule->name.str() + "]\n";
 }
 
@@ -102,7 +110,7 @@ void aimodel::audit::writeJUnitReport(llvm::raw_ostream &os,
   for (const BundleReport &bundle : report.bundles) {
     os << "    <testcase classname=\"aimodel."
        << bundle::bundleKindName(bundle.kind) << "\" name=\""
-       << xmlText(bundle.path) << "\"";
+       << xmlPath(bundle.path) << "\"";
     if (bundle.findings.empty()) {
       os << "/>\n";
       continue;
@@ -114,9 +122,9 @@ void aimodel::audit::writeJUnitReport(llvm::raw_ostream &os,
         others += findingLine(bundle, f);
         continue;
       }
-      std::string message = xmlText(f.message);
+      std::string message = xmlProse(f.message);
       if (!f.file.empty())
-        message = xmlText(f.file) + ": " + message;
+        message = xmlPath(f.file) + ": " + message;
       os << "      <failure type=\"" << f.rule->id << "\" message=\"" << message
          << "\">" << findingLine(bundle, f) << "</failure>\n";
     }

@@ -73,7 +73,7 @@ void aimodel::audit::writeTextReport(llvm::raw_ostream &os,
       if (colour)
         os << "\033[0m";
       // Messages may quote bytes from the bundle (symlink targets, names).
-      os << ": " << support::printablePath(f.message) << " [" << f.rule->id
+      os << ": " << support::printableText(f.message) << " [" << f.rule->id
          << " " << f.rule->name << "]\n";
     }
   }
@@ -96,6 +96,38 @@ static void setPath(nlohmann::ordered_json &object, const std::string &key,
     object[key + "_bytes"] = std::move(*path.bytesHex);
 }
 
+nlohmann::ordered_json aimodel::audit::runJson(const RunRecord &run) {
+  nlohmann::ordered_json inputs = nlohmann::ordered_json::array();
+  nlohmann::ordered_json inputBytes = nlohmann::ordered_json::array();
+  bool anyNotUtf8 = false;
+  for (const std::string &input : run.inputs) {
+    support::JsonPath path = support::jsonPath(input);
+    inputs.push_back(path.text);
+    anyNotUtf8 |= bool(path.bytesHex);
+    inputBytes.push_back(support::hexBytes(input));
+  }
+  nlohmann::ordered_json out = {{"inputs", std::move(inputs)}};
+  if (anyNotUtf8)
+    out["inputs_bytes"] = std::move(inputBytes);
+  out["shard"] =
+      run.shardCount
+          ? nlohmann::ordered_json(
+                llvm::formatv("{0}/{1}", run.shardIndex, run.shardCount).str())
+          : nlohmann::ordered_json(nullptr);
+  out["pre_commit"] = run.preCommit;
+  if (run.configFile) {
+    nlohmann::ordered_json config = nlohmann::ordered_json::object();
+    setPath(config, "file", *run.configFile);
+    config["suppressed"] = run.suppressedByConfig;
+    out["config"] = std::move(config);
+  } else {
+    out["config"] = nullptr;
+  }
+  out["baseline_suppressed"] = run.suppressedByBaseline;
+  out["severity_overrides"] = run.severityOverrides;
+  return out;
+}
+
 nlohmann::ordered_json aimodel::audit::toJson(const AuditReport &report,
                                               llvm::StringRef toolVersion) {
   nlohmann::ordered_json bundles = nlohmann::ordered_json::array();
@@ -105,7 +137,7 @@ nlohmann::ordered_json aimodel::audit::toJson(const AuditReport &report,
       nlohmann::ordered_json finding = {
           {"rule", f.rule->id.str()},
           {"severity", severityName(f.severity).str()},
-          {"message", support::printablePath(f.message)}};
+          {"message", support::printableText(f.message)}};
       setPath(finding, "file", f.file);
       if (f.ops || f.blockArguments) {
         finding["ops"] = f.ops;
@@ -114,7 +146,7 @@ nlohmann::ordered_json aimodel::audit::toJson(const AuditReport &report,
       if (!f.examples.empty()) {
         nlohmann::ordered_json examples = nlohmann::ordered_json::array();
         for (const std::string &example : f.examples)
-          examples.push_back(support::printablePath(example));
+          examples.push_back(support::printableText(example));
         finding["examples"] = std::move(examples);
       }
       findings.push_back(std::move(finding));
@@ -124,7 +156,7 @@ nlohmann::ordered_json aimodel::audit::toJson(const AuditReport &report,
     entry["kind"] = bundle::bundleKindName(bundle.kind).str();
     entry["producer"] =
         bundle.producer
-            ? nlohmann::ordered_json(support::printablePath(*bundle.producer))
+            ? nlohmann::ordered_json(support::printableText(*bundle.producer))
             : nlohmann::ordered_json(nullptr);
     entry["findings"] = std::move(findings);
     bundles.push_back(std::move(entry));
@@ -138,6 +170,7 @@ nlohmann::ordered_json aimodel::audit::toJson(const AuditReport &report,
   const auto &n = report.countBySeverity;
   return {{"schema", "aimodel-audit/1"},
           {"tool", {{"name", "aimodel"}, {"version", toolVersion.str()}}},
+          {"run", runJson(report.run)},
           {"rules", std::move(rules)},
           {"bundles", std::move(bundles)},
           {"summary",

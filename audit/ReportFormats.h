@@ -17,11 +17,6 @@
 
 namespace aimodel::audit {
 
-/// Where a rule's help lives (the README's rule table); also the SARIF
-/// driver's informationUri without the fragment.
-inline constexpr llvm::StringLiteral kReadmeUri =
-    "https://github.com/aimodel/aimodel/blob/main/README.md";
-
 /// SARIF 2.1.0, one run. Each result's location is the file concerned (the
 /// bundle path joined with the finding's file, or the bundle itself), made
 /// relative to `sarifRoot` (a directory; uriBaseId "%SRCROOT%") when it lies

@@ -95,7 +95,9 @@ static std::string fingerprint(const Finding &f, llvm::StringRef uri) {
   hash.update(llvm::StringRef("\0", 1));
   hash.update(uri);
   hash.update(llvm::StringRef("\0", 1));
-  hash.update(f.message);
+  // The message as reports show it, so a report read back (--merge)
+  // fingerprints alike.
+  hash.update(support::printableText(f.message));
   std::array<uint8_t, 32> digest = hash.final();
   std::string hex;
   for (size_t i = 0; i < 16; ++i) {
@@ -126,7 +128,6 @@ static json ruleDescriptor(const Rule &rule) {
       {"shortDescription", textObject(rule.summary)},
       {"fullDescription", textObject((rule.summary + ". " + rule.help).str())},
       {"help", textObject(rule.help)},
-      {"helpUri", (kReadmeUri + "#rules").str()},
       {"defaultConfiguration", {{"level", sarifLevel(rule.severity).str()}}}};
 }
 
@@ -154,7 +155,7 @@ static json result(const Finding &f, llvm::StringRef bundlePath,
     out["ruleIndex"] = *index;
   out["level"] = sarifLevel(f.severity).str();
   // Messages may quote raw bytes (names, symlink targets): JSON needs UTF-8.
-  out["message"] = textObject(support::printablePath(f.message));
+  out["message"] = textObject(support::printableText(f.message));
   out["locations"] = json::array({{{"physicalLocation",
                                     {{"artifactLocation", std::move(artifact)},
                                      {"region", {{"startLine", 1}}}}}}});
@@ -169,7 +170,7 @@ static json result(const Finding &f, llvm::StringRef bundlePath,
   if (!f.examples.empty()) {
     json examples = json::array();
     for (const std::string &example : f.examples)
-      examples.push_back(support::printablePath(example));
+      examples.push_back(support::printableText(example));
     properties["examples"] = std::move(examples);
   }
   if (!properties.empty())
@@ -195,12 +196,13 @@ void aimodel::audit::writeSarifReport(llvm::raw_ostream &os,
   json driver = {{"name", "aimodel"},
                  {"version", version},
                  {"semanticVersion", version},
-                 {"informationUri", kReadmeUri.str()},
                  {"rules", std::move(rules)}};
   json run = {
       {"tool", {{"driver", std::move(driver)}}},
       {"originalUriBaseIds", {{kSrcRoot.str(), {{"uri", locator.rootUri()}}}}},
-      {"results", std::move(results)}};
+      {"results", std::move(results)},
+      // What the run was asked and what hid findings (config, baseline).
+      {"properties", {{"aimodel", runJson(report.run)}}}};
   json log = {{"$schema", kSchemaUri.str()},
               {"version", "2.1.0"},
               {"runs", json::array({std::move(run)})}};

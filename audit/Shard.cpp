@@ -11,6 +11,8 @@
 #include "llvm/Support/xxhash.h"
 
 #include <algorithm>
+#include <array>
+#include <limits>
 
 using namespace aimodel;
 using namespace aimodel::audit;
@@ -46,96 +48,292 @@ bool aimodel::audit::inShard(const ShardSpec &shard,
 }
 
 namespace {
-struct MergedBundle {
-  std::string path; ///< exact bytes: the sort key
-  size_t input;     ///< which report it came from
-  const Json *bundle;
+/// One shard's report, checked and read back into the report model.
+struct ShardReport {
+  std::string name; ///< the file, printable
+  ShardSpec spec;
+  AuditReport report;
+  Json runFields; ///< "run" without the per-shard counts, to compare
 };
 
-/// Inputs must hold the same fields, or merging would lose or invent some.
-bool sameKeys(const Json &a, const Json &b) {
-  return a.size() == b.size() && llvm::all_of(a.items(), [&](const auto &item) {
-           return b.contains(item.key());
-         });
+/// a + b, or an error when the count does not fit.
+llvm::Expected<unsigned> addCounts(uint64_t a, uint64_t b,
+                                   const std::string &what) {
+  uint64_t sum = 0;
+  if (__builtin_add_overflow(a, b, &sum) ||
+      sum > std::numeric_limits<unsigned>::max())
+    return fail(what + ": counts overflow when added up");
+  return unsigned(sum);
+}
+
+std::optional<bundle::BundleKind> kindNamed(llvm::StringRef name) {
+  for (bundle::BundleKind kind :
+       {bundle::BundleKind::Asset, bundle::BundleKind::CompiledAsset,
+        bundle::BundleKind::BundleDir})
+    if (bundle::bundleKindName(kind) == name)
+      return kind;
+  return std::nullopt;
+}
+
+llvm::Expected<Finding> readFinding(const Json &f, const std::string &at) {
+  Finding finding;
+  finding.rule = findRule(f["rule"].get<std::string>());
+  if (!finding.rule)
+    return fail(at + ": unknown rule " + f["rule"].dump() +
+                " (not in this aimodel's catalogue)");
+  auto severity = f.find("severity");
+  std::optional<Severity> level;
+  if (severity != f.end() && severity->is_string())
+    level = parseSeverity(severity->get<std::string>());
+  if (!level)
+    return fail(
+        at + ": severity " +
+        (severity == f.end() ? std::string("missing") : severity->dump()) +
+        " is not \"error\", \"warning\" or \"info\"");
+  finding.severity = *level;
+  auto message = f.find("message");
+  if (message == f.end() || !message->is_string())
+    return fail(at + ": \"message\" is missing or not a string");
+  finding.message = message->get<std::string>();
+  finding.file = exactPath(f, "file");
+  for (const char *key : {"ops", "block_arguments"}) {
+    auto count = f.find(key);
+    if (count == f.end())
+      continue;
+    if (!count->is_number_unsigned())
+      return fail(at + ": \"" + key + "\" is not a count");
+    (std::string(key) == "ops" ? finding.ops : finding.blockArguments) =
+        count->get<uint64_t>();
+  }
+  if (auto examples = f.find("examples"); examples != f.end()) {
+    if (!examples->is_array())
+      return fail(at + ": \"examples\" is not an array");
+    for (const Json &example : *examples) {
+      if (!example.is_string())
+        return fail(at + ": an example is not a string");
+      finding.examples.push_back(example.get<std::string>());
+    }
+  }
+  return finding;
+}
+
+/// The shard's run record: what it audited, as which shard.
+llvm::Error readRun(const Json &doc, ShardReport &shard) {
+  auto run = doc.find("run");
+  if (run == doc.end() || !run->is_object())
+    return fail("has no \"run\" record: not a shard report of this aimodel "
+                "(audit with --shard K/N --format json)");
+  auto spec = run->find("shard");
+  if (spec == run->end() || !spec->is_string())
+    return fail("is not a shard report (its run has no --shard K/N): there "
+                "is nothing to merge it with");
+  llvm::Expected<ShardSpec> parsed = parseShard(spec->get<std::string>());
+  if (!parsed)
+    return fail("run.shard: " + llvm::toString(parsed.takeError()));
+  shard.spec = *parsed;
+  RunRecord &record = shard.report.run;
+  auto inputs = run->find("inputs");
+  if (inputs == run->end() || !inputs->is_array())
+    return fail("run.inputs is missing or not an array");
+  auto hex = run->find("inputs_bytes");
+  for (size_t i = 0; i < inputs->size(); ++i) {
+    if (!(*inputs)[i].is_string())
+      return fail("run.inputs holds something other than paths");
+    Json one = {{"path", (*inputs)[i]}};
+    if (hex != run->end() && hex->is_array() && i < hex->size())
+      one["path_bytes"] = (*hex)[i];
+    record.inputs.push_back(exactPath(one, "path"));
+  }
+  auto flag = run->find("pre_commit");
+  record.preCommit = flag != run->end() && flag->is_boolean() && bool(*flag);
+  auto config = run->find("config");
+  if (config != run->end() && config->is_object()) {
+    record.configFile = exactPath(*config, "file");
+    auto suppressed = config->find("suppressed");
+    if (suppressed == config->end() || !suppressed->is_number_unsigned() ||
+        suppressed->get<uint64_t>() > std::numeric_limits<unsigned>::max())
+      return fail("run.config.suppressed is not a count");
+    record.suppressedByConfig = suppressed->get<unsigned>();
+  }
+  auto baseline = run->find("baseline_suppressed");
+  if (baseline != run->end()) {
+    if (!baseline->is_number_unsigned() ||
+        baseline->get<uint64_t>() > std::numeric_limits<unsigned>::max())
+      return fail("run.baseline_suppressed is not a count");
+    record.suppressedByBaseline = baseline->get<unsigned>();
+  }
+  if (auto overrides = run->find("severity_overrides");
+      overrides != run->end() && overrides->is_array())
+    for (const Json &o : *overrides)
+      if (o.is_string())
+        record.severityOverrides.push_back(o.get<std::string>());
+  // What every shard of one run shares.
+  shard.runFields = *run;
+  shard.runFields.erase("shard");
+  if (shard.runFields.contains("config") &&
+      shard.runFields["config"].is_object())
+    shard.runFields["config"].erase("suppressed");
+  shard.runFields.erase("baseline_suppressed");
+  return llvm::Error::success();
+}
+
+llvm::Expected<ShardReport> readShard(const std::string &path,
+                                      llvm::StringRef toolVersion) {
+  llvm::Expected<Json> doc = readReport(path);
+  if (!doc)
+    return doc.takeError();
+  ShardReport shard;
+  shard.name = support::printablePath(path);
+  auto inFile = [&](llvm::Error error) {
+    return fail(shard.name + ": " + llvm::toString(std::move(error)));
+  };
+  const Json &tool = (*doc)["tool"];
+  std::string version = tool.contains("version") && tool["version"].is_string()
+                            ? tool["version"].get<std::string>()
+                            : "";
+  if (tool.value("name", "") != "aimodel" || version != toolVersion)
+    return inFile(fail("written by " + tool.dump() + ", not by this aimodel (" +
+                       toolVersion + "): merge with the aimodel that audited"));
+  if (llvm::Error error = readRun(*doc, shard))
+    return inFile(std::move(error));
+
+  std::array<uint64_t, 3> counts{};
+  const Json &bundles = (*doc)["bundles"];
+  for (size_t i = 0; i < bundles.size(); ++i) {
+    const Json &b = bundles[i];
+    std::string at = llvm::formatv("bundles[{0}]", i);
+    BundleReport bundle;
+    bundle.path = exactPath(b, "path");
+    if (shardOf(bundle.path, shard.spec.count) != shard.spec.index)
+      return inFile(fail(llvm::formatv(
+          "{0} ({1}) is not in shard {2}/{3}: the report was edited, or "
+          "the shards were given other PATHs",
+          at, Json(support::printablePath(bundle.path)).dump(),
+          shard.spec.index, shard.spec.count)));
+    auto kind = b.find("kind");
+    std::optional<bundle::BundleKind> parsedKind;
+    if (kind != b.end() && kind->is_string())
+      parsedKind = kindNamed(kind->get<std::string>());
+    if (!parsedKind)
+      return inFile(fail(at + ": \"kind\" is not a bundle kind"));
+    bundle.kind = *parsedKind;
+    auto producer = b.find("producer");
+    if (producer != b.end() && producer->is_string())
+      bundle.producer = producer->get<std::string>();
+    const Json &findings = b["findings"];
+    for (size_t j = 0; j < findings.size(); ++j) {
+      llvm::Expected<Finding> finding = readFinding(
+          findings[j], at + llvm::formatv(".findings[{0}]", j).str());
+      if (!finding)
+        return inFile(finding.takeError());
+      ++counts[static_cast<int>(finding->severity)];
+      bundle.findings.push_back(std::move(*finding));
+    }
+    shard.report.bundles.push_back(std::move(bundle));
+  }
+  // The shard's own summary must be what its findings say.
+  const Json &summary = (*doc)["summary"];
+  std::pair<const char *, uint64_t> expected[] = {
+      {"bundles", bundles.size()},
+      {"error", counts[static_cast<int>(Severity::Error)]},
+      {"warning", counts[static_cast<int>(Severity::Warning)]},
+      {"info", counts[static_cast<int>(Severity::Info)]}};
+  if (summary.size() != std::size(expected))
+    return inFile(fail("its summary does not hold exactly \"bundles\", "
+                       "\"error\", \"warning\" and \"info\""));
+  for (auto [key, count] : expected) {
+    auto said = summary.find(key);
+    if (said == summary.end() || said->get<uint64_t>() != count)
+      return inFile(fail(llvm::formatv(
+          "its summary says {0} {1}, its findings hold {2}: edited?", key,
+          said == summary.end() ? std::string("nothing") : said->dump(),
+          count)));
+  }
+  return shard;
 }
 } // namespace
 
-llvm::Expected<Json>
-aimodel::audit::mergeReports(const std::vector<std::string> &paths) {
+llvm::Expected<AuditReport>
+aimodel::audit::mergeReports(const std::vector<std::string> &paths,
+                             llvm::StringRef toolVersion) {
   if (paths.empty())
     return fail("no report to merge");
-  std::vector<Json> docs;
-  std::vector<std::string> names;
+  std::vector<ShardReport> shards;
   for (const std::string &path : paths) {
-    llvm::Expected<Json> doc = readReport(path);
-    if (!doc)
-      return doc.takeError();
-    docs.push_back(std::move(*doc));
-    names.push_back(support::printablePath(path));
+    llvm::Expected<ShardReport> shard = readShard(path, toolVersion);
+    if (!shard)
+      return shard.takeError();
+    shards.push_back(std::move(*shard));
   }
 
-  const Json &first = docs.front();
-  for (size_t i = 1; i < docs.size(); ++i) {
-    const Json &doc = docs[i];
-    bool top = sameKeys(first, doc);
-    if (!top || !sameKeys(first["summary"], doc["summary"])) {
-      std::string what = top ? "summary counts" : "top-level keys";
-      return fail(llvm::formatv("{0}: its {1} differ from those of {2}: "
-                                "reports of different aimodel versions?",
-                                names[i], what, names[0]));
-    }
-    for (const auto &item : first.items()) {
-      if (item.key() == "bundles" || item.key() == "summary" ||
-          doc[item.key()] == item.value())
-        continue;
-      return fail(llvm::formatv("{0}: \"{1}\" is {2}, but {3} in {4}: shards "
-                                "must come from one aimodel and one run",
-                                names[i], item.key(), doc[item.key()].dump(),
-                                item.value().dump(), names[0]));
-    }
+  // Exactly the shards 1/N .. N/N of one run, each once.
+  const ShardReport &first = shards.front();
+  unsigned count = first.spec.count;
+  std::vector<const ShardReport *> byIndex(count + 1, nullptr);
+  for (const ShardReport &shard : shards) {
+    if (shard.spec.count != count)
+      return fail(llvm::formatv("{0} is shard {1}/{2}, but {3} is {4}/{5}: "
+                                "shards of different splits",
+                                shard.name, shard.spec.index, shard.spec.count,
+                                first.name, first.spec.index, count));
+    if (const ShardReport *seen = byIndex[shard.spec.index])
+      return fail(llvm::formatv("{0} and {1} are both shard {2}/{3}",
+                                seen->name, shard.name, shard.spec.index,
+                                count));
+    byIndex[shard.spec.index] = &shard;
+    if (shard.runFields != first.runFields)
+      return fail(llvm::formatv(
+          "{0} audited other inputs or with another config or override "
+          "than {1} (run {2} vs {3}): shards must come from one run",
+          shard.name, first.name, shard.runFields.dump(),
+          first.runFields.dump()));
   }
+  std::string missing;
+  for (unsigned k = 1; k <= count; ++k)
+    if (!byIndex[k])
+      missing += (missing.empty() ? "" : ", ") +
+                 llvm::formatv("{0}/{1}", k, count).str();
+  if (!missing.empty())
+    return fail("shard " + missing + " missing: merged without it, the " +
+                "report would silently leave its bundles out");
 
-  std::vector<MergedBundle> bundles;
-  for (size_t i = 0; i < docs.size(); ++i)
-    for (const Json &bundle : docs[i]["bundles"])
-      bundles.push_back({exactPath(bundle, "path"), i, &bundle});
-  // The audit sorts by std::string, whose comparison is by unsigned bytes.
-  std::stable_sort(bundles.begin(), bundles.end(),
-                   [](const MergedBundle &a, const MergedBundle &b) {
+  AuditReport merged;
+  merged.run = first.report.run;
+  merged.run.shardIndex = merged.run.shardCount = 0;
+  merged.run.suppressedByConfig = merged.run.suppressedByBaseline = 0;
+  for (ShardReport &shard : shards) {
+    llvm::Expected<unsigned> config =
+        addCounts(merged.run.suppressedByConfig,
+                  shard.report.run.suppressedByConfig, shard.name);
+    llvm::Expected<unsigned> baseline =
+        addCounts(merged.run.suppressedByBaseline,
+                  shard.report.run.suppressedByBaseline, shard.name);
+    if (!config)
+      return config.takeError();
+    if (!baseline)
+      return baseline.takeError();
+    merged.run.suppressedByConfig = *config;
+    merged.run.suppressedByBaseline = *baseline;
+    for (BundleReport &bundle : shard.report.bundles)
+      merged.bundles.push_back(std::move(bundle));
+  }
+  // The audit sorts by std::string, whose comparison is by unsigned bytes;
+  // shards are disjoint by construction (each bundle is in its own shard),
+  // so a path twice is one listed twice in one report.
+  std::stable_sort(merged.bundles.begin(), merged.bundles.end(),
+                   [](const BundleReport &a, const BundleReport &b) {
                      return a.path < b.path;
                    });
-  for (size_t i = 1; i < bundles.size(); ++i) {
-    if (bundles[i].path != bundles[i - 1].path)
-      continue;
-    std::string path = Json(support::printablePath(bundles[i].path)).dump();
-    size_t a = bundles[i - 1].input, b = bundles[i].input;
-    if (a == b)
-      return fail(
-          llvm::formatv("{0}: bundle {1} is listed twice", names[b], path));
-    return fail(llvm::formatv("bundle {0} is in both {1} and {2}: shards "
-                              "overlap",
-                              path, names[a], names[b]));
-  }
-
-  Json merged = Json::object();
-  for (const auto &item : first.items()) {
-    if (item.key() == "bundles") {
-      Json all = Json::array();
-      for (const MergedBundle &bundle : bundles)
-        all.push_back(*bundle.bundle);
-      merged["bundles"] = std::move(all);
-    } else if (item.key() == "summary") {
-      Json summary = Json::object();
-      for (const auto &count : item.value().items()) {
-        uint64_t total = 0;
-        for (const Json &doc : docs)
-          total += doc["summary"][count.key()].get<uint64_t>();
-        summary[count.key()] = total;
-      }
-      merged["summary"] = std::move(summary);
-    } else {
-      merged[item.key()] = item.value();
-    }
-  }
+  for (size_t i = 1; i < merged.bundles.size(); ++i)
+    if (merged.bundles[i].path == merged.bundles[i - 1].path)
+      return fail("bundle " +
+                  Json(support::printablePath(merged.bundles[i].path)).dump() +
+                  " is listed twice in its shard's report");
+  uint64_t findings = 0;
+  for (const BundleReport &bundle : merged.bundles)
+    findings += bundle.findings.size();
+  if (findings > std::numeric_limits<unsigned>::max())
+    return fail("more findings than can be counted");
+  recountSeverities(merged);
   return merged;
 }

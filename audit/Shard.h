@@ -12,6 +12,8 @@
 #ifndef AIMODEL_AUDIT_SHARD_H
 #define AIMODEL_AUDIT_SHARD_H
 
+#include "audit/Audit.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -37,15 +39,19 @@ unsigned shardOf(llvm::StringRef bundlePath, unsigned count);
 /// True when the bundle at `bundlePath` belongs to `shard`.
 bool inShard(const ShardSpec &shard, llvm::StringRef bundlePath);
 
-/// Merges "aimodel-audit/1" reports of disjoint shards: bundles joined and
-/// sorted by their paths' bytes ("path_bytes" when present, as the audit
-/// sorts), summary counts added up, every other top-level field ("schema",
-/// "tool", ...) required equal in all inputs and copied, in the first
-/// input's key order. Errors (one line, naming the file): unreadable, not
-/// JSON or not a report, schema/tool/fields that differ, a bundle in two
-/// inputs, summaries with different counts.
-llvm::Expected<nlohmann::ordered_json>
-mergeReports(const std::vector<std::string> &paths);
+/// Merges the "aimodel-audit/1" JSON reports of the shards of one run into
+/// the report one unsharded run makes: bundles joined and sorted by their
+/// paths' bytes, the summary recomputed from the findings (each shard's
+/// own summary must agree with its findings). Nothing a shard says is
+/// taken on trust: every finding's rule and severity must be in this
+/// aimodel's catalogue, every bundle must belong to the shard that lists
+/// it, the shards must be exactly 1/N .. N/N once each, written by this
+/// aimodel (`toolVersion`) for the same inputs, config and overrides.
+/// Errors (one line, naming the file): unreadable, not a report, a shard
+/// missing, repeated or from another run, a finding or summary that does
+/// not check.
+llvm::Expected<AuditReport> mergeReports(const std::vector<std::string> &paths,
+                                         llvm::StringRef toolVersion);
 
 } // namespace aimodel::audit
 

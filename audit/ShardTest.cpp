@@ -15,10 +15,16 @@ using namespace aimodel::audit;
 using Json = nlohmann::ordered_json;
 
 namespace {
-std::string errorOf(llvm::Expected<Json> merged) {
+constexpr llvm::StringLiteral kVersion = "0.1.0";
+
+std::string errorOf(llvm::Expected<AuditReport> merged) {
   if (merged)
     return "(merged)";
   return llvm::toString(merged.takeError());
+}
+
+std::string jsonOf(const AuditReport &report) {
+  return toJson(report, kVersion).dump(2);
 }
 
 /// A report as the audit makes it: bundles sorted by bytes, names that are
@@ -57,6 +63,9 @@ AuditReport fullReport() {
 
 AuditReport shardOfReport(const AuditReport &full, const ShardSpec &spec) {
   AuditReport shard;
+  shard.run = full.run;
+  shard.run.shardIndex = spec.index;
+  shard.run.shardCount = spec.count;
   for (const BundleReport &bundle : full.bundles)
     if (inShard(spec, bundle.path))
       shard.bundles.push_back(bundle);
@@ -64,20 +73,16 @@ AuditReport shardOfReport(const AuditReport &full, const ShardSpec &spec) {
   return shard;
 }
 
-/// Writes shard K of N of `full` as --format json would, with `extra`
-/// top-level fields; returns the file names.
+/// Writes shard K of N of `full` as --format json would; returns the file
+/// names.
 std::vector<std::string> writeShards(const aimodel::testing::ScratchDir &dir,
-                                     const AuditReport &full, unsigned n,
-                                     const Json &extra = Json::object()) {
+                                     const AuditReport &full, unsigned n) {
   std::vector<std::string> files;
   for (unsigned k = 1; k <= n; ++k) {
     AuditReport shard = shardOfReport(full, {k, n});
     EXPECT_FALSE(shard.bundles.empty()) << "shard " << k << " of " << n;
-    Json doc = toJson(shard, "0.1.0");
-    for (const auto &item : extra.items())
-      doc[item.key()] = item.value();
-    files.push_back(
-        dir.write(llvm::formatv("shard{0}.json", k).str(), doc.dump(2) + "\n"));
+    files.push_back(dir.write(llvm::formatv("shard{0}.json", k).str(),
+                              jsonOf(shard) + "\n"));
   }
   return files;
 }
@@ -125,92 +130,147 @@ TEST(Shard, EveryBundleIsInExactlyOneShardByAFixedHash) {
 TEST(Shard, MergingShardsGivesTheUnshardedDocument) {
   aimodel::testing::ScratchDir dir;
   AuditReport full = fullReport();
-  std::string expected = toJson(full, "0.1.0").dump(2);
+  full.run.inputs = {"m", "pkg", "models", "z"};
+  std::string expected = jsonOf(full);
   ASSERT_NE(expected.find("path_bytes"), std::string::npos);
   for (unsigned n : {1u, 2u, 3u}) {
     std::vector<std::string> files = writeShards(dir, full, n);
-    llvm::Expected<Json> merged = mergeReports(files);
+    llvm::Expected<AuditReport> merged = mergeReports(files, kVersion);
     ASSERT_TRUE(bool(merged)) << llvm::toString(merged.takeError());
-    EXPECT_EQ(merged->dump(2), expected) << n << " shards";
+    EXPECT_EQ(jsonOf(*merged), expected) << n << " shards";
     std::reverse(files.begin(), files.end());
-    llvm::Expected<Json> reversed = mergeReports(files);
+    llvm::Expected<AuditReport> reversed = mergeReports(files, kVersion);
     ASSERT_TRUE(bool(reversed)) << llvm::toString(reversed.takeError());
-    EXPECT_EQ(reversed->dump(2), expected) << n << " shards, reversed";
+    EXPECT_EQ(jsonOf(*reversed), expected) << n << " shards, reversed";
   }
 }
 
-TEST(Shard, OtherTopLevelFieldsAreKeptInPlace) {
+TEST(Shard, SuppressedCountsAddUpAndTheConfigIsKept) {
   aimodel::testing::ScratchDir dir;
   AuditReport full = fullReport();
-  Json extra = {{"rules", {{{"id", "AIM001"}}, {{"id", "AIM003"}}}}};
-  Json expected = toJson(full, "0.1.0");
-  expected["rules"] = extra["rules"];
-  llvm::Expected<Json> merged = mergeReports(writeShards(dir, full, 2, extra));
+  full.run.configFile = "repo/.aimodel.json";
+  std::vector<std::string> files;
+  for (unsigned k = 1; k <= 2; ++k) {
+    AuditReport shard = shardOfReport(full, {k, 2});
+    shard.run.suppressedByConfig = k;
+    shard.run.suppressedByBaseline = 10 * k;
+    files.push_back(
+        dir.write(llvm::formatv("s{0}.json", k).str(), jsonOf(shard)));
+  }
+  llvm::Expected<AuditReport> merged = mergeReports(files, kVersion);
   ASSERT_TRUE(bool(merged)) << llvm::toString(merged.takeError());
-  EXPECT_EQ(merged->dump(2), expected.dump(2));
+  EXPECT_EQ(merged->run.configFile, full.run.configFile);
+  EXPECT_EQ(merged->run.suppressedByConfig, 3u);
+  EXPECT_EQ(merged->run.suppressedByBaseline, 30u);
+  EXPECT_EQ(merged->run.shardCount, 0u);
 }
 
-TEST(Shard, MergeErrors) {
+/// Every way to edit or mix shard reports that the merge must refuse.
+TEST(Shard, MergeRefusesWhatDoesNotCheck) {
   aimodel::testing::ScratchDir dir;
   AuditReport full = fullReport();
-  std::vector<std::string> files = writeShards(dir, full, 2);
-  auto variant = [&](const char *name, auto edit) {
-    llvm::Expected<Json> doc = readReport(files[1]);
+  std::vector<std::string> files = writeShards(dir, full, 3);
+  auto variant = [&](const char *name, auto edit, size_t which = 1) {
+    llvm::Expected<Json> doc = readReport(files[which]);
     EXPECT_TRUE(bool(doc));
     edit(*doc);
     return dir.write(name, doc->dump(2));
   };
+  auto refused = [&](std::vector<std::string> inputs, llvm::StringRef what) {
+    std::string error = errorOf(mergeReports(inputs, kVersion));
+    EXPECT_NE(error.find(what.str()), std::string::npos)
+        << "want \"" << what.str() << "\", got: " << error;
+  };
 
-  EXPECT_EQ(errorOf(mergeReports({})), "no report to merge");
+  refused({}, "no report to merge");
+  refused({files[0], files[1]}, "shard 3/3 missing");
+  refused({files[0], files[2]}, "shard 2/3 missing");
+  refused({files[0], files[1], files[2], files[0]}, "are both shard 1/3");
+  refused({files[0], files[1], files[1]}, "are both shard 2/3");
 
-  std::string error = errorOf(mergeReports({files[0], files[1], files[0]}));
-  EXPECT_NE(error.find("is in both " + files[0] + " and " + files[0] +
-                       ": shards overlap"),
-            std::string::npos)
-      << error;
+  // Summaries set to anything but what the findings say.
+  for (const char *key : {"error", "warning", "info", "bundles"}) {
+    std::string zero = variant("zero.json", [&](Json &doc) {
+      doc["summary"][key] = doc["summary"][key].get<uint64_t>() + 1;
+    });
+    refused({files[0], zero, files[2]}, "its summary says " + std::string(key));
+  }
+  std::string huge = variant("huge.json", [](Json &doc) {
+    doc["summary"]["error"] = uint64_t(1) << 63;
+  });
+  refused({files[0], huge, files[2]}, "its summary says error");
+  std::string extraCount = variant(
+      "count.json", [](Json &doc) { doc["summary"]["suppressed"] = 0; });
+  refused({files[0], extraCount, files[2]}, "does not hold exactly");
 
+  // Findings outside the catalogue.
+  auto firstFinding = [](Json &doc) -> Json & {
+    for (Json &bundle : doc["bundles"])
+      if (!bundle["findings"].empty())
+        return bundle["findings"][0];
+    ADD_FAILURE() << "no finding";
+    return doc;
+  };
+  std::string rule = variant(
+      "rule.json", [&](Json &doc) { firstFinding(doc)["rule"] = "AIM999"; });
+  refused({files[0], rule, files[2]}, "unknown rule \"AIM999\"");
+  std::string level = variant("level.json", [&](Json &doc) {
+    firstFinding(doc)["severity"] = "fatal";
+  });
+  refused({files[0], level, files[2]}, "severity \"fatal\" is not");
+  // A finding dropped from a shard, with the summary fixed to match, still
+  // merges (the merge cannot know); one moved to a bundle of another shard
+  // cannot:
+  std::string moved = variant("moved.json", [&](Json &doc) {
+    Json bundle = doc["bundles"][0];
+    bundle["path"] = "elsewhere.aimodel";
+    bundle.erase("path_bytes");
+    doc["bundles"].push_back(bundle);
+    doc["summary"]["bundles"] = doc["bundles"].size();
+  });
+  if (shardOf("elsewhere.aimodel", 3) != 2)
+    refused({files[0], moved, files[2]}, "is not in shard 2/3");
+
+  // Reports of another run, tool or kind.
+  std::string inputs = variant("inputs.json", [](Json &doc) {
+    doc["run"]["inputs"] = Json::array({"other"});
+  });
+  refused({files[0], inputs, files[2]}, "audited other inputs");
+  std::string config = variant("config.json", [](Json &doc) {
+    doc["run"]["config"] = {{"file", "x/.aimodel.json"}, {"suppressed", 0}};
+  });
+  refused({files[0], config, files[2]}, "with another config");
+  std::string tool =
+      variant("tool.json", [](Json &doc) { doc["tool"]["version"] = "0.2.0"; });
+  refused({files[0], tool, files[2]}, "not by this aimodel");
+  std::string split =
+      variant("split.json", [](Json &doc) { doc["run"]["shard"] = "2/4"; });
+  refused({files[0], split, files[2]}, "2/4");
+  std::string unsharded = variant(
+      "unsharded.json", [](Json &doc) { doc["run"]["shard"] = nullptr; });
+  refused({unsharded}, "is not a shard report");
+  std::string norun =
+      variant("norun.json", [](Json &doc) { doc.erase("run"); });
+  refused({files[0], norun, files[2]}, "has no \"run\" record");
   std::string twice = variant("twice.json", [](Json &doc) {
     doc["bundles"].push_back(doc["bundles"][0]);
+    doc["summary"]["bundles"] = doc["bundles"].size();
+    uint64_t errors = 0, warnings = 0, infos = 0;
+    for (const Json &bundle : doc["bundles"])
+      for (const Json &f : bundle["findings"])
+        ++(f["severity"] == "error"     ? errors
+           : f["severity"] == "warning" ? warnings
+                                        : infos);
+    doc["summary"]["error"] = errors;
+    doc["summary"]["warning"] = warnings;
+    doc["summary"]["info"] = infos;
   });
-  error = errorOf(mergeReports({files[0], twice}));
-  EXPECT_EQ(error.rfind(twice + ": bundle ", 0), 0u) << error;
-  EXPECT_NE(error.find("is listed twice"), std::string::npos) << error;
+  refused({files[0], twice, files[2]}, "is listed twice");
 
   std::string schema = variant(
       "schema.json", [](Json &doc) { doc["schema"] = "aimodel-audit/2"; });
-  error = errorOf(mergeReports({files[0], schema}));
-  EXPECT_EQ(error.rfind(schema + ": has schema \"aimodel-audit/2\"", 0), 0u)
-      << error;
-
-  std::string tool =
-      variant("tool.json", [](Json &doc) { doc["tool"]["version"] = "0.2.0"; });
-  error = errorOf(mergeReports({files[0], tool}));
-  EXPECT_EQ(error.rfind(tool + ": \"tool\" is", 0), 0u) << error;
-  EXPECT_NE(error.find("0.2.0"), std::string::npos) << error;
-
-  std::string extra =
-      variant("extra.json", [](Json &doc) { doc["extra"] = Json::array(); });
-  error = errorOf(mergeReports({files[0], extra}));
-  EXPECT_EQ(error.rfind(extra + ": its top-level keys differ", 0), 0u) << error;
-
-  std::string summary = variant(
-      "summary.json", [](Json &doc) { doc["summary"]["suppressed"] = 1; });
-  error = errorOf(mergeReports({files[0], summary}));
-  EXPECT_EQ(error.rfind(summary + ": its summary counts differ", 0), 0u)
-      << error;
-
-  error = errorOf(mergeReports({files[0], dir.path("missing.json")}));
-  EXPECT_EQ(error.rfind(dir.path("missing.json") + ": ", 0), 0u) << error;
-  EXPECT_NE(error.find("no such file"), std::string::npos) << error;
-
+  refused({files[0], schema, files[2]}, "has schema \"aimodel-audit/2\"");
+  refused({files[0], dir.path("missing.json"), files[2]}, "no such file");
   std::string notJson = dir.write("text.json", "aimodel: 3 bundles audited\n");
-  error = errorOf(mergeReports({files[0], notJson}));
-  EXPECT_EQ(error.rfind(notJson + ": is not valid JSON at byte", 0), 0u)
-      << error;
-
-  std::string trailing =
-      dir.write("trailing.json",
-                toJson(shardOfReport(full, {2, 2}), "0.1.0").dump() + "\n{}");
-  error = errorOf(mergeReports({files[0], trailing}));
-  EXPECT_EQ(error.rfind(trailing + ": is not valid JSON", 0), 0u) << error;
+  refused({files[0], notJson, files[2]}, "is not valid JSON at byte");
 }

@@ -6,7 +6,7 @@
 
 static const char kHexDigits[] = "0123456789abcdef";
 
-std::string aimodel::support::printablePath(llvm::StringRef bytes) {
+static std::string printable(llvm::StringRef bytes, bool escapeBackslash) {
   std::string out;
   out.reserve(bytes.size());
   auto escapeByte = [&](unsigned char b) {
@@ -19,7 +19,7 @@ std::string aimodel::support::printablePath(llvm::StringRef bytes) {
   while (p < end) {
     unsigned char b = *p;
     if (b < 0x80) {
-      if (b == '\\')
+      if (b == '\\' && escapeBackslash)
         out += "\\\\";
       else if (b < 0x20 || b == 0x7f)
         escapeByte(b);
@@ -39,6 +39,14 @@ std::string aimodel::support::printablePath(llvm::StringRef bytes) {
     }
   }
   return out;
+}
+
+std::string aimodel::support::printablePath(llvm::StringRef bytes) {
+  return printable(bytes, /*escapeBackslash=*/true);
+}
+
+std::string aimodel::support::printableText(llvm::StringRef bytes) {
+  return printable(bytes, /*escapeBackslash=*/false);
 }
 
 bool aimodel::support::isValidUtf8(llvm::StringRef bytes) {

@@ -22,6 +22,12 @@ namespace aimodel::support {
 /// The text form: printable UTF-8 kept, anything else "\xNN", '\' as "\\".
 std::string printablePath(llvm::StringRef bytes);
 
+/// The text form of prose that may quote bytes (messages, producers):
+/// printable UTF-8 kept, backslashes too (prose is not parsed back), any
+/// other byte "\xNN". Applying it twice gives the same text, so a message
+/// read back from a JSON report prints as it did.
+std::string printableText(llvm::StringRef bytes);
+
 /// True when `bytes` is well-formed UTF-8 (no overlong forms, surrogates or
 /// code points past U+10FFFF), as a JSON writer requires.
 bool isValidUtf8(llvm::StringRef bytes);

@@ -13,6 +13,7 @@
 #include "audit/Shard.h"
 #include "bundle/PreCommit.h"
 #include "bundle/TreeWalk.h"
+#include "support/PathText.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -22,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -41,8 +43,9 @@ struct AuditCommandOptions {
   bool quiet = false;
   bool preCommit = false;
   bool forceIRImport = false;
+  bool noConfig = false;
   std::string shard, config, baseline, sarifRoot = ".";
-  std::vector<std::string> merge;
+  std::vector<std::string> merge, severity;
 };
 
 void listRules(llvm::raw_ostream &os) {
@@ -112,19 +115,51 @@ int exitFor(const std::string &failOn, std::optional<audit::Severity> worst) {
   return threshold && worst && *worst >= *threshold ? ExitFindings : ExitClean;
 }
 
+/// The report in the format asked for, on stdout.
+void writeReport(const AuditCommandOptions &options,
+                 const audit::AuditReport &report) {
+  if (options.format == "json")
+    llvm::outs() << toJson(report, AIMODEL_VERSION).dump(2) << "\n";
+  else if (options.format == "sarif")
+    audit::writeSarifReport(llvm::outs(), report, AIMODEL_VERSION,
+                            options.sarifRoot);
+  else if (options.format == "junit")
+    audit::writeJUnitReport(llvm::outs(), report);
+  else if (options.format == "github")
+    audit::writeGitHubReport(llvm::outs(), report);
+  else if (options.preCommit)
+    audit::writePreCommitReport(llvm::outs(), report,
+                                wantColour(STDOUT_FILENO));
+  else
+    audit::writeTextReport(llvm::outs(), report, wantColour(STDOUT_FILENO));
+  llvm::outs().flush();
+}
+
 int runMerge(const AuditCommandOptions &options) {
-  llvm::Expected<nlohmann::ordered_json> merged =
-      audit::mergeReports(options.merge);
+  llvm::Expected<audit::AuditReport> merged =
+      audit::mergeReports(options.merge, AIMODEL_VERSION);
   if (!merged)
     return inputError(llvm::toString(merged.takeError()));
-  llvm::outs() << merged->dump(2) << "\n";
-  const nlohmann::ordered_json &summary = (*merged)["summary"];
-  std::optional<audit::Severity> worst;
-  for (audit::Severity s : {audit::Severity::Info, audit::Severity::Warning,
-                            audit::Severity::Error})
-    if (summary.value(audit::severityName(s).str(), 0u) > 0)
-      worst = s;
-  return exitFor(options.failOn, worst);
+  writeReport(options, *merged);
+  return exitFor(options.failOn, merged->worst());
+}
+
+/// --severity RULE=LEVEL, each checked against the catalogue.
+llvm::Expected<std::map<std::string, audit::Severity>>
+parseSeverityOverrides(const std::vector<std::string> &given) {
+  std::map<std::string, audit::Severity> out;
+  for (const std::string &item : given) {
+    auto [id, level] = llvm::StringRef(item).split('=');
+    const audit::Rule *rule = audit::findRule(id);
+    std::optional<audit::Severity> severity = audit::parseSeverity(level);
+    if (!rule || !severity || !llvm::StringRef(item).contains('='))
+      return llvm::createStringError(
+          "--severity " + nlohmann::json(item).dump() +
+          ": expected RULE=LEVEL, a rule ID (aimodel audit --list-rules) and "
+          "error, warning or info");
+    out[rule->id.str()] = *severity;
+  }
+  return out;
 }
 
 int runAudit(const AuditCommandOptions &options) {
@@ -151,12 +186,21 @@ int runAudit(const AuditCommandOptions &options) {
     if (!loaded)
       return inputError(llvm::toString(loaded.takeError()));
     config = std::move(*loaded);
-  } else {
-    llvm::Expected<std::optional<audit::Config>> found = audit::findConfig(cwd);
+  } else if (!options.noConfig) {
+    const char *home = std::getenv("HOME");
+    llvm::Expected<std::optional<audit::Config>> found =
+        audit::findConfig(cwd, home ? home : "");
     if (!found)
       return inputError(llvm::toString(found.takeError()));
     config = std::move(*found);
   }
+  if (config)
+    for (const std::string &warning : audit::configWarnings(*config))
+      llvm::errs() << "aimodel audit: warning: " << warning << "\n";
+  llvm::Expected<std::map<std::string, audit::Severity>> overrides =
+      parseSeverityOverrides(options.severity);
+  if (!overrides)
+    return inputError(llvm::toString(overrides.takeError()));
   std::optional<audit::Baseline> baseline;
   if (!options.baseline.empty()) {
     llvm::Expected<audit::Baseline> loaded =
@@ -197,26 +241,42 @@ int runAudit(const AuditCommandOptions &options) {
   progress.finish();
   if (inputsChanged("aimodel audit"))
     return ExitInputError;
-  if (config)
-    audit::applyConfig(*config, report, cwd);
+  report.run.inputs = options.paths;
+  report.run.preCommit = options.preCommit;
+  if (shard) {
+    report.run.shardIndex = shard->index;
+    report.run.shardCount = shard->count;
+  }
+  report.run.severityOverrides = options.severity;
+  if (config) {
+    audit::ConfigEffect effect = audit::applyConfig(*config, report, cwd);
+    report.run.configFile = config->file;
+    report.run.suppressedByConfig = effect.suppressedByConfig;
+    // Never silent: which file decided, and how much it hid.
+    llvm::errs() << "aimodel audit: note: config "
+                 << support::printablePath(config->file) << ": "
+                 << effect.suppressedByConfig
+                 << (effect.suppressedByConfig == 1 ? " finding" : " findings")
+                 << " suppressed by its ignore list\n";
+    // An ignore that hides nothing is stale or mistyped; only a whole run
+    // can tell (a shard or a commit sees part of the tree).
+    if (!shard && !options.preCommit)
+      for (size_t i = 0; i < config->ignore.size(); ++i)
+        if (!effect.suppressedByEntry[i])
+          llvm::errs() << "aimodel audit: warning: config "
+                       << support::printablePath(config->file) << ": ignore["
+                       << i << "] ("
+                       << nlohmann::json(
+                              support::printablePath(config->ignore[i].path))
+                              .dump()
+                       << ") matched no finding of this run\n";
+  }
+  if (!overrides->empty())
+    audit::applySeverities(*overrides, report);
   if (baseline)
-    audit::applyBaseline(*baseline, report);
+    report.run.suppressedByBaseline = audit::applyBaseline(*baseline, report);
 
-  if (options.format == "json")
-    llvm::outs() << toJson(report, AIMODEL_VERSION).dump(2) << "\n";
-  else if (options.format == "sarif")
-    audit::writeSarifReport(llvm::outs(), report, AIMODEL_VERSION,
-                            options.sarifRoot);
-  else if (options.format == "junit")
-    audit::writeJUnitReport(llvm::outs(), report);
-  else if (options.format == "github")
-    audit::writeGitHubReport(llvm::outs(), report);
-  else if (options.preCommit)
-    audit::writePreCommitReport(llvm::outs(), report,
-                                wantColour(STDOUT_FILENO));
-  else
-    audit::writeTextReport(llvm::outs(), report, wantColour(STDOUT_FILENO));
-  llvm::outs().flush();
+  writeReport(options, report);
 
   for (const std::string &error : walked->errors)
     llvm::errs() << "aimodel audit: error: " << error << "\n";
@@ -256,9 +316,19 @@ CommandRunner aimodel::cli::addAuditCommand(CLI::App &app) {
                   "Join the JSON reports of shards into the whole run's "
                   "report, instead of auditing")
       ->expected(1, -1);
-  cmd->add_option("--config", options->config,
-                  "Config file (default: .aimodel.json found upward from the "
-                  "working directory)");
+  CLI::Option *configOption = cmd->add_option(
+      "--config", options->config,
+      "Config file (default: the nearest .aimodel.json from the working "
+      "directory up to the repository root; outside a repository, the "
+      "working directory's own)");
+  cmd->add_flag("--no-config", options->noConfig,
+                "Audit without any config file")
+      ->excludes(configOption);
+  cmd->add_option("--severity", options->severity,
+                  "RULE=LEVEL: report RULE at LEVEL (error, warning, info); "
+                  "repeatable, applied after the config's")
+      ->take_all()
+      ->expected(1);
   cmd->add_option(
       "--baseline", options->baseline,
       "An earlier JSON report: its findings are not reported again");
