@@ -1,4 +1,5 @@
 #include "audit/Audit.h"
+#include "audit/Fixes.h"
 
 #include "bundle/FileTestSupport.h"
 #include "testing/MinimalBytecode.h"
@@ -144,8 +145,9 @@ TEST(Audit, BundleFolderAssetPathsAreJudgedByComponent) {
 
 TEST(Audit, BundleFolderSymlinksAreReportedAtAnyDepthButOnlyOnce) {
   aimodel::testing::ScratchDir dir;
-  dir.write("b/metadata.json", R"({"metadata_version": "0.2"})");
-  dir.write("b/nested/metadata.json", R"({"metadata_version": "0.2"})");
+  dir.write("b/metadata.json", R"({"metadata_version": "0.2", "assets": {}})");
+  dir.write("b/nested/metadata.json",
+            R"({"metadata_version": "0.2", "assets": {}})");
   dir.mkdir("b/docs/deeper");
   ASSERT_EQ(::symlink("/etc", dir.path("b/docs/deeper/l").c_str()), 0);
   ASSERT_EQ(::symlink("/etc", dir.path("b/nested/l").c_str()), 0);
@@ -334,4 +336,60 @@ TEST(Audit, JsonWritesValidUtf8PathsExactlyAndHexesTheRest) {
   EXPECT_EQ(json["bundles"][1]["findings"][0]["file"], "\\xfe");
   EXPECT_EQ(json["bundles"][1]["findings"][0]["file_bytes"], "fe");
   EXPECT_NO_THROW((void)json.dump());
+}
+
+TEST(Audit, BundleFolderWithoutAnAssetsObjectIsAFinding) {
+  // A loader finds each asset through "assets": missing, or any other JSON
+  // kind than an object, leaves nothing in the folder checkable.
+  const std::pair<const char *, const char *> cases[] = {
+      {R"({"metadata_version": "0.2"})",
+       "AIM005 metadata.json: metadata.json has no \"assets\": a bundle "
+       "folder maps each role to its asset there"},
+      {R"({"metadata_version": "0.2", "assets": ["a.aimodel"]})",
+       "AIM005 metadata.json: \"assets\" is an array, expected an object "
+       "mapping each role to an asset path"},
+      {R"({"metadata_version": "0.2", "assets": "a.aimodel"})",
+       "AIM005 metadata.json: \"assets\" is a string, expected an object "
+       "mapping each role to an asset path"},
+      {R"({"metadata_version": "0.2", "assets": null})",
+       "AIM005 metadata.json: \"assets\" is null, expected an object "
+       "mapping each role to an asset path"}};
+  for (const auto &[metadata, expected] : cases) {
+    aimodel::testing::ScratchDir dir;
+    dir.write("b/metadata.json", metadata);
+    BundleReport r = auditDir(dir.path("b"), bundle::BundleKind::BundleDir);
+    EXPECT_EQ(messages(r), std::vector<std::string>{expected}) << metadata;
+  }
+}
+
+TEST(Audit, FixesAreOnesTheBundleInHandCanFollow) {
+  auto fix = [](const Rule &rule, bundle::BundleKind kind,
+                std::optional<std::string> producer) {
+    BundleReport bundle{"x", kind, producer, {}};
+    return fixFor(Finding{&rule, rule.severity, "m", ""}, bundle);
+  };
+  using bundle::BundleKind;
+  // Compiled bundles cannot be stripped.
+  std::string compiled =
+      fix(rules::DebugPayload, BundleKind::CompiledAsset, "coreai-build-1");
+  EXPECT_EQ(compiled.find("Ship a copy"), std::string::npos);
+  EXPECT_NE(compiled.find("recompile"), std::string::npos);
+  EXPECT_EQ(fix(rules::DebugPayload, BundleKind::Asset, std::nullopt),
+            rules::DebugPayload.help.str());
+  // A current writer: "re-export with coreai-torch >= 0.4.1" is what made
+  // it, so the fix says what is known instead.
+  for (const char *producer : {"coreai-core 1.0.0b2", "coreai-core 1.0.0b3",
+                               "coreai-build-3600.75.3"}) {
+    std::string modern =
+        fix(rules::UnverifiedLocation, BundleKind::Asset, producer);
+    EXPECT_EQ(modern.find("Re-export with coreai-torch"), std::string::npos)
+        << producer;
+    EXPECT_NE(modern.find(producer), std::string::npos);
+    EXPECT_NE(modern.find("not known"), std::string::npos);
+  }
+  for (std::optional<std::string> producer :
+       {std::optional<std::string>(),
+        std::optional<std::string>("coreai-core 1.0.0b1")})
+    EXPECT_EQ(fix(rules::UnverifiedLocation, BundleKind::Asset, producer),
+              rules::UnverifiedLocation.help.str());
 }

@@ -15,6 +15,7 @@
 #include "bundle/FileReading.h"
 #include "bundle/Metadata.h"
 #include "mlir-passes/RuleRunner.h"
+#include "support/GitLfsPointer.h"
 #include "support/SafeFile.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -27,6 +28,7 @@
 #include <unordered_map>
 
 #include <fcntl.h>
+#include <unistd.h>
 
 using namespace aimodel;
 using namespace aimodel::audit;
@@ -53,6 +55,35 @@ std::string memberProblem(const std::string &name, llvm::Error error) {
   if (llvm::StringRef(message).starts_with("is "))
     return name + " " + message;
   return name + " cannot be read: " + reasonOf(message);
+}
+
+/// The git-LFS pointer `file` is, if it is one (read with pread: the
+/// descriptor's offset is not moved).
+std::optional<support::GitLfsPointer>
+gitLfsPointer(const support::RegularFile &file) {
+  if (file.size > support::kGitLfsPointerMaxSize)
+    return std::nullopt;
+  char bytes[support::kGitLfsPointerMaxSize];
+  ssize_t got = ::pread(file.fd.get(), bytes, file.size, 0);
+  if (got != ssize_t(file.size))
+    return std::nullopt;
+  return support::parseGitLfsPointer(llvm::StringRef(bytes, file.size));
+}
+
+/// "an array", "a string", ... for a JSON value in a message.
+std::string jsonKindName(const nlohmann::json &value) {
+  switch (value.type()) {
+  case nlohmann::json::value_t::array:
+    return "an array";
+  case nlohmann::json::value_t::string:
+    return "a string";
+  case nlohmann::json::value_t::null:
+    return "null";
+  case nlohmann::json::value_t::boolean:
+    return "a boolean";
+  default:
+    return "a number";
+  }
 }
 
 /// A folder's listing with hashed lookups, read once however many asset
@@ -319,13 +350,26 @@ void BundleAuditor::checkHash(const bundle::AssetLayout &layout,
   }
   llvm::ArrayRef<uint8_t> storedBytes(
       reinterpret_cast<const uint8_t *>(stored->data()), stored->size());
-  if (storedBytes != llvm::ArrayRef<uint8_t>(*actual))
-    add(rules::HashMismatch,
-        llvm::formatv("{0} does not match {1}: it holds {2}, the file's "
-                      "SHA-256 is {3}",
-                      layout.hash, layout.ir, bundle::toHex(storedBytes),
-                      bundle::toHex(*actual)),
-        layout.hash);
+  if (storedBytes == llvm::ArrayRef<uint8_t>(*actual))
+    return;
+  std::string message =
+      llvm::formatv("{0} does not match {1}: it holds {2}, "
+                    "the file's SHA-256 is {3}",
+                    layout.hash, layout.ir, bundle::toHex(storedBytes),
+                    bundle::toHex(*actual));
+  // An unfetched git-LFS object: the hash is usually right, of the object
+  // the pointer names. Say that, so nobody "fixes" the hash.
+  if (std::optional<support::GitLfsPointer> pointer = gitLfsPointer(*ir)) {
+    if (pointer->oidSha256 == bundle::toHex(storedBytes))
+      message = llvm::formatv("{0} is the SHA-256 of the git-LFS object {1} "
+                              "points to (its oid), not of the pointer file: "
+                              "fetch it with `git lfs pull`",
+                              layout.hash, layout.ir);
+    else
+      message += llvm::formatv("; {0} is {1}", layout.ir,
+                               support::describeGitLfsPointer(*pointer));
+  }
+  add(rules::HashMismatch, message, layout.hash);
 }
 
 void BundleAuditor::checkUnexpected(const std::set<std::string> &known) {
@@ -424,9 +468,19 @@ void BundleAuditor::checkBundleDir() {
                                  nlohmann::json::error_handler_t::replace)) +
             ", expected \"0.2\"",
         "metadata.json");
+  // A loader finds every asset through this object; without it nothing in
+  // the folder can be checked against what the bundle says it holds.
   auto assets = metadata->find("assets");
-  if (assets == metadata->end() || !assets->is_object())
+  if (assets == metadata->end() || !assets->is_object()) {
+    add(rules::UnreadableMetadata,
+        assets == metadata->end()
+            ? std::string("metadata.json has no \"assets\": a bundle folder "
+                          "maps each role to its asset there")
+            : "\"assets\" is " + jsonKindName(*assets) +
+                  ", expected an object mapping each role to an asset path",
+        "metadata.json");
     return;
+  }
   // Entries naming the same path are checked, and reported, once (under the
   // first role): 45,000 entries must not mean 45,000 lookups or findings.
   struct Check {

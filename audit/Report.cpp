@@ -1,15 +1,17 @@
 //===- Report.cpp - Text and JSON renderings of an audit ------------------===//
 
 #include "audit/Audit.h"
+#include "audit/Fixes.h"
 #include "support/Parallel.h"
-
-#include <algorithm>
-#include <atomic>
-#include <thread>
-
 #include "support/PathText.h"
 
 #include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <set>
+#include <thread>
 
 using namespace aimodel;
 using namespace aimodel::audit;
@@ -77,6 +79,18 @@ void aimodel::audit::writeTextReport(llvm::raw_ostream &os,
          << " " << f.rule->name << "]\n";
     }
   }
+  // One line per rule and fix, not per finding: a tree of 10,000 legacy
+  // assets needs the one fix once.
+  std::map<std::pair<llvm::StringRef, std::string>, unsigned> fixes;
+  for (const BundleReport &bundle : report.bundles) {
+    std::set<std::pair<llvm::StringRef, std::string>> seen;
+    for (const Finding &f : bundle.findings)
+      if (seen.insert({f.rule->id, fixFor(f, bundle)}).second)
+        ++fixes[{f.rule->id, fixFor(f, bundle)}];
+  }
+  for (const auto &[ruleAndFix, bundles] : fixes)
+    os << "fix: " << ruleAndFix.first << " (" << plural(bundles, "bundle")
+       << "): " << ruleAndFix.second << "\n";
   const auto &n = report.countBySeverity;
   os << llvm::formatv(
       "{0} audited: {1}, {2}, {3}\n", plural(report.bundles.size(), "bundle"),
@@ -139,6 +153,7 @@ nlohmann::ordered_json aimodel::audit::toJson(const AuditReport &report,
           {"severity", severityName(f.severity).str()},
           {"message", support::printableText(f.message)}};
       setPath(finding, "file", f.file);
+      finding["fix"] = fixFor(f, bundle);
       if (f.ops || f.blockArguments) {
         finding["ops"] = f.ops;
         finding["block_arguments"] = f.blockArguments;
@@ -206,7 +221,7 @@ void aimodel::audit::writePreCommitReport(llvm::raw_ostream &os,
     os << ": " << worst->rule->id << " " << worst->rule->name;
     if (counted > 1)
       os << " (+" << counted - 1 << " more)";
-    os << ": " << worst->rule->help << "\n";
+    os << ": " << fixFor(*worst, bundle) << "\n";
   }
   if (failing)
     os << failing << (failing == 1 ? " bundle needs" : " bundles need")

@@ -222,8 +222,13 @@ TEST(Sarif, OutputAndFingerprintsAreStableAndDistinct) {
 TEST(Sarif, IrCountsAndExamplesAreProperties) {
   json log = json::parse(sarif(sampleReport()));
   const json &res = results(log);
-  EXPECT_FALSE(res[0].contains("properties"));
+  // Every result carries its fix; IR counts and examples only where known.
+  EXPECT_EQ(res[0]["properties"],
+            json({{"fix", sampleReport().bundles[0].findings[0].rule->help}}));
   const json &props = res[4]["properties"];
+  // The compiled bundle's AIM007: a fix it can follow (no strip).
+  EXPECT_NE(props["fix"].get<std::string>().find("recompile"),
+            std::string::npos);
   EXPECT_EQ(props["ops"], 3);
   EXPECT_EQ(props["blockArguments"], 1);
   EXPECT_EQ(props["examples"],

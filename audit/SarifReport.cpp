@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "audit/Fixes.h"
 #include "audit/ReportFormats.h"
 
 #include "support/PathText.h"
@@ -140,9 +141,9 @@ static std::optional<size_t> ruleIndex(const Rule *rule) {
   return std::nullopt;
 }
 
-static json result(const Finding &f, llvm::StringRef bundlePath,
+static json result(const Finding &f, const BundleReport &bundle,
                    const Locator &locator) {
-  std::string path = bundlePath.str();
+  std::string path = bundle.path;
   if (!f.file.empty())
     path += "/" + f.file;
   auto [uri, relative] = locator.locate(path);
@@ -162,7 +163,7 @@ static json result(const Finding &f, llvm::StringRef bundlePath,
   out["partialFingerprints"] = {
       {"primaryLocationLineHash", fingerprint(f, uri)}};
 
-  json properties = json::object();
+  json properties = {{"fix", fixFor(f, bundle)}};
   if (f.ops)
     properties["ops"] = f.ops;
   if (f.blockArguments)
@@ -173,8 +174,7 @@ static json result(const Finding &f, llvm::StringRef bundlePath,
       examples.push_back(support::printableText(example));
     properties["examples"] = std::move(examples);
   }
-  if (!properties.empty())
-    out["properties"] = std::move(properties);
+  out["properties"] = std::move(properties);
   return out;
 }
 
@@ -190,7 +190,7 @@ void aimodel::audit::writeSarifReport(llvm::raw_ostream &os,
   json results = json::array();
   for (const BundleReport &bundle : report.bundles)
     for (const Finding &f : bundle.findings)
-      results.push_back(result(f, bundle.path, locator));
+      results.push_back(result(f, bundle, locator));
 
   std::string version = support::printablePath(toolVersion);
   json driver = {{"name", "aimodel"},

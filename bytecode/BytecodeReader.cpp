@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bytecode/BytecodeDecoder.h"
+#include "support/GitLfsPointer.h"
 #include "support/SafeFile.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -107,8 +108,11 @@ Error Decoder::decode() {
 
 Error Decoder::decodeHeaderAndSections() {
   ByteCursor cur = cursor(Span{0, size});
-  if (!looksLikeBytecode(file.bytes()))
+  if (!looksLikeBytecode(file.bytes())) {
+    if (auto pointer = support::parseGitLfsPointer(file.bytes()))
+      return errorAt(0, support::describeGitLfsPointer(*pointer));
     return errorAt(0, "not MLIR bytecode (missing \"ML\\xEFR\" magic)");
+  }
   if (auto err = cur.skip(4))
     return err;
   uint64_t versionOffset = cur.offset();

@@ -3,6 +3,7 @@
 # here reaches both, so the fuzzer cannot miss a new dependency).
 set(AIMODEL_SUPPORT_SOURCES
   support/FileSystem.cpp
+  support/GitLfsPointer.cpp
   support/PathText.cpp
   support/ReadGuard.cpp
   support/SafeFile.cpp

@@ -1,0 +1,35 @@
+//===- Fixes.cpp - What to do about a finding, for the bundle in hand -----===//
+
+#include "audit/Fixes.h"
+
+#include "support/PathText.h"
+
+using namespace aimodel;
+using namespace aimodel::audit;
+
+bool aimodel::audit::isCurrentProducer(llvm::StringRef producer) {
+  // coreai-build stamps every asset it writes, whatever converter made the
+  // IR; coreai-core stamps from 1.0.0b2 on (b1 wrote no producer at all).
+  if (producer.starts_with("coreai-build"))
+    return true;
+  llvm::StringRef version = producer;
+  return version.consume_front("coreai-core ") && version != "1.0.0b1";
+}
+
+std::string aimodel::audit::fixFor(const Finding &finding,
+                                   const BundleReport &bundle) {
+  const Rule &rule = *finding.rule;
+  bool compiled = bundle.kind == bundle::BundleKind::CompiledAsset;
+  if (&rule == &rules::DebugPayload && compiled)
+    return "Compiled bundles cannot be stripped: recompile from a source "
+           ".aimodel without debug payload (a copy made with `aimodel strip`, "
+           "or a RELEASE-mode export).";
+  if (&rule == &rules::UnverifiedLocation && bundle.producer &&
+      isCurrentProducer(*bundle.producer))
+    return "Written by " + support::printableText(*bundle.producer) +
+           ", so re-exporting with a newer coreai-torch may give the same "
+           "form; whether current compilers accept it is not known. "
+           "`aimodel strip` writes loc(unknown), the form with the most "
+           "evidence of loading.";
+  return rule.help.str();
+}
