@@ -5,7 +5,10 @@
 
 #include "support/SafeFile.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Path.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -107,7 +110,20 @@ aimodel::bundle::bundlesForFiles(const std::vector<std::string> &files,
                                  std::vector<std::string> &ignored) {
   std::set<std::string> bundles; // std::string orders by unsigned bytes
   BundleFolders folders;
-  for (const std::string &file : files) {
+  for (const std::string &given : files) {
+    // A ".." is resolved lexically, as git names files:
+    // "b.aimodel/../a.aimodel/x" is a file of a.aimodel, never of b.aimodel.
+    // Other paths keep their spelling (the audit reports the first given).
+    std::string file = given;
+    std::vector<Component> givenComponents = componentsOf(given);
+    if (llvm::any_of(givenComponents, [&](const Component &c) {
+          return llvm::StringRef(given).slice(c.begin, c.end) == "..";
+        })) {
+      llvm::SmallString<256> normal(given);
+      llvm::sys::path::remove_dots(normal, /*remove_dot_dot=*/true,
+                                   llvm::sys::path::Style::posix);
+      file = normal.empty() ? "." : normal.str().str();
+    }
     llvm::StringRef path(file);
     std::vector<Component> components = componentsOf(path);
     auto isAsset = [&](const Component &c) {
@@ -131,7 +147,7 @@ aimodel::bundle::bundlesForFiles(const std::vector<std::string> &files,
         file.empty() ? std::string()
                      : enclosingBundleFolder(path, components, count, folders);
     if (folder.empty())
-      ignored.push_back(file);
+      ignored.push_back(given);
     else
       bundles.insert(std::move(folder));
   }

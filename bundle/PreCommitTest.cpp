@@ -73,6 +73,18 @@ TEST(PreCommit, OtherFilesMapToTheNearestBundleFolder) {
   EXPECT_TRUE(ignored.empty());
 }
 
+TEST(PreCommit, DotDotIsResolvedBeforeTheAssetIsChosen) {
+  Tree tree;
+  InDirectory in(tree.root);
+  Strings ignored;
+  // Into b, back out, into a: the file is a's. ".." above the start stays.
+  EXPECT_EQ(bundlesForFiles({"models/b.h18p.aimodelc/../a.aimodel/x",
+                             "pkg/x.aimodel/sub/../../README.md"},
+                            ignored),
+            (Strings{"models/a.aimodel", "pkg"}));
+  EXPECT_TRUE(ignored.empty());
+}
+
 TEST(PreCommit, FilesInNoBundleAreIgnoredInOrder) {
   Tree tree;
   Strings ignored;

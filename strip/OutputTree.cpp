@@ -153,6 +153,12 @@ llvm::Error removeEntry(int dirFd, const std::string &name,
   if (::fstatat(dirFd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
     return failure(errno, printablePath(shown) + ": cannot stat");
   if (!S_ISDIR(st.st_mode)) {
+    // A file bind-mounted here belongs to another mount: not ours to unlink.
+    llvm::Expected<uint64_t> mount = support::mountAt(dirFd, name);
+    if (!mount)
+      return mount.takeError();
+    if (*mount != guard.mount)
+      return blocked(EXDEV, "is a mount point; nothing across it is removed");
     if (!dryRun && ::unlinkat(dirFd, name.c_str(), 0) != 0 && errno != ENOENT)
       return failure(errno, printablePath(shown) + ": cannot remove: " +
                                 support::errnoReason(errno));
@@ -358,6 +364,14 @@ OutputSlot::removeStale(std::vector<std::string> &failures) {
         parent_.get(), entry.name, support::Symlinks::Refuse);
     if (!folder) {
       llvm::consumeError(folder.takeError());
+      continue;
+    }
+    // A mount point named like a temporary is another file system's
+    // folder, never a run's: nothing in it is touched.
+    llvm::Expected<uint64_t> mount = support::mountOf(folder->get());
+    if (!mount || *mount != guard_.mount) {
+      if (!mount)
+        llvm::consumeError(mount.takeError());
       continue;
     }
     // Stale only if no live run holds its lock (the folder itself).

@@ -139,7 +139,7 @@ llvm::Expected<TreePlan> planTree(int rootFd, const std::string &root) {
 /// its parent's descriptor (any depth), calling `enter` as each is opened
 /// or created and `leave` once everything below it was.
 llvm::Error forEachFolder(
-    int rootFd, const std::vector<Item> &folders,
+    int rootFd, const std::string &shownRoot, const std::vector<Item> &folders,
     llvm::function_ref<llvm::Expected<UniqueFd>(int, llvm::StringRef)> open,
     llvm::function_ref<llvm::Error(int, const Item &)> leave) {
   struct Frame {
@@ -151,7 +151,9 @@ llvm::Error forEachFolder(
   auto pop = [&]() -> llvm::Error {
     Frame frame = std::move(stack.back());
     stack.pop_back();
-    return leave(frame.fd.get(), *frame.item);
+    if (llvm::Error err = leave(frame.fd.get(), *frame.item))
+      return fileError(under(shownRoot, frame.item->rel), std::move(err));
+    return llvm::Error::success();
   };
   for (const Item &folder : folders) {
     llvm::StringRef parent = splitRel(folder.rel).first;
@@ -159,8 +161,8 @@ llvm::Error forEachFolder(
       if (llvm::Error err = pop())
         return err;
     llvm::Expected<UniqueFd> fd = open(top(), splitRel(folder.rel).second);
-    if (!fd)
-      return fd.takeError();
+    if (!fd) // named as the user sees it: the folder that failed
+      return fileError(under(shownRoot, folder.rel), fd.takeError());
     stack.push_back({std::move(*fd), &folder});
   }
   while (!stack.empty())
@@ -269,14 +271,13 @@ llvm::Error stripRootTree(int sourceFd, const InputGuard &guard,
     if (!out)
       return fileError(report.output, out.takeError());
     outRoot = std::move(*out);
-    llvm::Error made = forEachFolder(
-        outRoot.get(), plan->folders,
-        [](int parent, llvm::StringRef name) {
-          return makeFolder(parent, name);
-        },
-        [](int, const Item &) { return llvm::Error::success(); });
-    if (made)
-      return fileError(report.output, std::move(made));
+    if (llvm::Error made = forEachFolder(
+            outRoot.get(), report.output, plan->folders,
+            [](int parent, llvm::StringRef name) {
+              return makeFolder(parent, name);
+            },
+            [](int, const Item &) { return llvm::Error::success(); }))
+      return made;
   }
 
   const std::vector<Item> &work = plan->work;
@@ -398,16 +399,15 @@ llvm::Error stripRootTree(int sourceFd, const InputGuard &guard,
 
   // Permission bits last (a read-only folder must be filled first), then
   // the rename that makes the whole output appear at once.
-  llvm::Error finished = forEachFolder(
-      outRoot.get(), plan->folders,
-      [](int parent, llvm::StringRef name) {
-        return support::openDirectory(parent, name, Symlinks::Refuse);
-      },
-      [](int fd, const Item &folder) {
-        return finishFolder(fd, "", folder.mode);
-      });
-  if (finished)
-    return fileError(report.output, std::move(finished));
+  if (llvm::Error finished = forEachFolder(
+          outRoot.get(), report.output, plan->folders,
+          [](int parent, llvm::StringRef name) {
+            return support::openDirectory(parent, name, Symlinks::Refuse);
+          },
+          [](int fd, const Item &folder) {
+            return finishFolder(fd, "", folder.mode);
+          }))
+    return finished;
   return publish(*slot, report, plan->rootMode);
 }
 

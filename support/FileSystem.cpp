@@ -108,19 +108,24 @@ llvm::Expected<std::optional<FileState>> stateAt(int dirFd,
   return std::optional<FileState>(stateFrom(st));
 }
 
-llvm::Expected<uint64_t> mountOf(int fd) {
+llvm::Expected<uint64_t> mountOf(int fd) { return mountAt(fd, ""); }
+
+llvm::Expected<uint64_t> mountAt(int dirFd, llvm::StringRef name) {
+  std::string path = name.str();
 #if defined(AIMODEL_LINUX)
+  int flags = AT_SYMLINK_NOFOLLOW | (path.empty() ? AT_EMPTY_PATH : 0);
   struct statx stx;
-  if (::statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_MNT_ID,
-              &stx) == 0 &&
+  if (::statx(dirFd, path.c_str(), flags, STATX_MNT_ID, &stx) == 0 &&
       (stx.stx_mask & STATX_MNT_ID))
     return uint64_t(stx.stx_mnt_id);
   // Kernels before 5.8 have no mount id: fall back to the device.
 #endif
-  llvm::Expected<FileIdentity> identity = identityOf(fd);
-  if (!identity)
-    return identity.takeError();
-  return identity->device;
+  struct stat st;
+  if ((path.empty()
+           ? ::fstat(dirFd, &st)
+           : ::fstatat(dirFd, path.c_str(), &st, AT_SYMLINK_NOFOLLOW)) != 0)
+    return ioError("cannot stat", errno);
+  return uint64_t(st.st_dev);
 }
 
 llvm::Error renameNoReplace(int fromDir, llvm::StringRef from, int toDir,

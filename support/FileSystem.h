@@ -63,6 +63,9 @@ llvm::Expected<std::optional<FileState>> stateAt(int dirFd,
 /// statx's mount id). Where the system cannot tell mounts apart, the
 /// device number (which still tells file systems apart).
 llvm::Expected<uint64_t> mountOf(int fd);
+/// The same for the entry `name` below `dirFd`, not followed (a file bind
+/// mounted there is on its own mount).
+llvm::Expected<uint64_t> mountAt(int dirFd, llvm::StringRef name);
 
 /// Renames `from` below `fromDir` to `to` below `toDir`, atomically, failing
 /// with EEXIST when `to` exists. Without an atomic no-replace rename (POSIX)

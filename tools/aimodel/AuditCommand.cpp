@@ -295,7 +295,20 @@ CommandRunner aimodel::cli::addAuditCommand(CLI::App &app) {
                "found under each PATH; reads, never writes.");
   cmd->add_option("paths", options->paths,
                   "Bundles, or folders to search recursively (with "
-                  "--pre-commit: files, each standing for its bundle)");
+                  "--pre-commit: files, each standing for its bundle)")
+      ->check(NonEmpty);
+  cmd->footer(
+      "Examples:\n"
+      "  aimodel audit models                         # every bundle below "
+      "models/\n"
+      "  aimodel audit --format sarif models > audit.sarif\n"
+      "  aimodel audit --severity AIM012=error --fail-on warning models\n"
+      "  aimodel audit --shard 2/4 --format json models > shard-2.json\n"
+      "  aimodel audit --merge shard-*.json          # the whole run's "
+      "report\n\n"
+      "Exit codes: 0 no finding at or above --fail-on (default error); 1 "
+      "such a finding; 2 usage or input error (a PATH or folder that "
+      "cannot be read, a bad config, baseline or shard report).");
   cmd->add_option("--format", options->format, "Output format")
       ->check(CLI::IsMember({"text", "json", "sarif", "junit", "github"}))
       ->capture_default_str();
@@ -316,11 +329,12 @@ CommandRunner aimodel::cli::addAuditCommand(CLI::App &app) {
                   "Join the JSON reports of shards into the whole run's "
                   "report, instead of auditing")
       ->expected(1, -1);
-  CLI::Option *configOption = cmd->add_option(
-      "--config", options->config,
-      "Config file (default: the nearest .aimodel.json from the working "
-      "directory up to the repository root; outside a repository, the "
-      "working directory's own)");
+  CLI::Option *configOption =
+      cmd->add_option("--config", options->config,
+                      "Config file (default: the nearest .aimodel.json from "
+                      "the working directory up to the repository root; "
+                      "outside a repository, the working directory's own)")
+          ->check(NonEmpty);
   cmd->add_flag("--no-config", options->noConfig,
                 "Audit without any config file")
       ->excludes(configOption);
@@ -329,11 +343,12 @@ CommandRunner aimodel::cli::addAuditCommand(CLI::App &app) {
                   "repeatable, applied after the config's")
       ->take_all()
       ->expected(1);
-  cmd->add_option(
-      "--baseline", options->baseline,
-      "An earlier JSON report: its findings are not reported again");
+  cmd->add_option("--baseline", options->baseline,
+                  "An earlier JSON report: its findings are not reported again")
+      ->check(NonEmpty);
   cmd->add_option("--sarif-root", options->sarifRoot,
-                  "SARIF URIs are relative to this folder")
+                  "SARIF URIs are relative to this folder (must exist)")
+      ->check(CLI::ExistingDirectory)
       ->capture_default_str();
   cmd->add_flag("--pre-commit", options->preCommit,
                 "PATHs are files (as pre-commit passes them): audit each "
@@ -347,6 +362,8 @@ CommandRunner aimodel::cli::addAuditCommand(CLI::App &app) {
 
   return [options]() -> int {
     if (options->listRules) {
+      if (!options->paths.empty() || !options->merge.empty())
+        return inputError("--list-rules takes no PATH and no other work");
       listRules(llvm::outs());
       return ExitClean;
     }

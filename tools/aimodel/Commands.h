@@ -7,11 +7,9 @@
 #ifndef AIMODEL_TOOLS_AIMODEL_COMMANDS_H
 #define AIMODEL_TOOLS_AIMODEL_COMMANDS_H
 
-#include <functional>
+#include <CLI/CLI.hpp>
 
-namespace CLI {
-class App;
-} // namespace CLI
+#include <functional>
 
 namespace aimodel::cli {
 
@@ -22,6 +20,14 @@ enum ExitCode : int {
 };
 
 using CommandRunner = std::function<int()>;
+
+/// For options naming a file or folder: "" is a mistake (an unset shell
+/// variable), never "the default".
+inline const CLI::Validator NonEmpty(
+    [](std::string &value) {
+      return value.empty() ? std::string("must not be empty") : std::string();
+    },
+    "NONEMPTY", "NonEmpty");
 
 CommandRunner addAuditCommand(CLI::App &app);
 CommandRunner addDiffCommand(CLI::App &app);

@@ -138,10 +138,21 @@ CommandRunner aimodel::cli::addDiffCommand(CLI::App &app) {
       "Exit 0 identical, 1 different, 2 usage or input error.");
   cmd->add_option("golden", options->golden,
                   "The reference: a bundle, a bytecode file or a .mlir file")
-      ->required();
+      ->required()
+      ->check(NonEmpty);
   cmd->add_option("new", options->candidate,
                   "The model compared with it (same kinds)")
-      ->required();
+      ->required()
+      ->check(NonEmpty);
+  cmd->footer(
+      "Examples:\n"
+      "  aimodel diff golden/model.aimodel build/model.aimodel\n"
+      "  aimodel diff a.h18p.aimodelc b.h18p.aimodelc   # stub and every "
+      "delegate graph\n"
+      "  aimodel diff --format html --output diff.html old.mlirb new.mlirb\n"
+      "  aimodel diff --entry-point main --weights digest old.mlir new.mlir\n\n"
+      "Exit codes: 0 identical, 1 different, 2 usage or input error (never "
+      "1 for an input that cannot be read).");
   CLI::Option *entry = cmd->add_option(
       "--entry-point", options->entryPoint,
       "Compare only this graph (symbol name; uniquifiers ignored)");
@@ -167,7 +178,8 @@ CommandRunner aimodel::cli::addDiffCommand(CLI::App &app) {
       ->capture_default_str();
   cmd->add_option("--output", options->output,
                   "Write the report to FILE (atomically, never through a "
-                  "symlink) instead of standard output");
+                  "symlink) instead of standard output")
+      ->check(NonEmpty);
 
   return [options, entry]() -> int {
     // Both inputs decode at once (each is a linear pass over its file);

@@ -26,7 +26,14 @@ CommandRunner aimodel::cli::addShowCommand(CLI::App &app) {
               ".mlir file as MLIR generic text; private-dialect data prints "
               "as opaque attributes.");
   cmd->add_option("path", options->path, "Bundle, bytecode or .mlir file")
-      ->required();
+      ->required()
+      ->check(NonEmpty);
+  cmd->footer("Examples:\n"
+              "  aimodel show model.aimodel | less\n"
+              "  aimodel show --debuginfo model.aimodel/main.mlirb\n"
+              "  aimodel show --structure delegate.mpsgraph\n\n"
+              "Exit codes: 0 printed, 2 usage or input error (a file that "
+              "cannot be read or decoded).");
   cmd->add_flag("--debuginfo", options->debugInfo, "Print locations");
   cmd->add_flag("--structure", options->structure,
                 "Print the dialect-neutral structure dump instead");

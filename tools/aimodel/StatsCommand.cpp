@@ -1,12 +1,15 @@
 //===- StatsCommand.cpp - `aimodel stats` ---------------------------------===//
 
+#include "bundle/Bundle.h"
 #include "bundle/IRFiles.h"
+#include "bundle/TreeWalk.h"
 #include "tools/aimodel/Commands.h"
 #include "tools/aimodel/OutputStatus.h"
 
 #include "bytecode/IRStats.h"
 #include "support/PathText.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -48,6 +51,38 @@ nlohmann::ordered_json toJson(const std::string &path,
   return file;
 }
 
+/// The PATHs to read: a folder that is not an asset stands for every asset
+/// below it, found as `audit` finds them (sorted, symlinks not followed).
+llvm::Expected<std::vector<std::string>>
+expandFolders(const std::vector<std::string> &paths) {
+  std::vector<std::string> out;
+  for (const std::string &path : paths) {
+    if (!llvm::sys::fs::is_directory(path) ||
+        bundle::assetKindFromName(bundle::namedPathKindName(path))) {
+      out.push_back(path);
+      continue;
+    }
+    llvm::Expected<bundle::WalkResult> walked = bundle::findBundles({path});
+    if (!walked)
+      return walked.takeError();
+    if (!walked->errors.empty())
+      return llvm::createStringError(walked->errors.front());
+    for (const bundle::FoundBundle &found : walked->bundles) {
+      if (found.kind == bundle::BundleKind::BundleDir)
+        continue; // its assets are found on their own
+      if (found.entryType != bundle::DirEntry::Type::Directory) {
+        llvm::errs() << "aimodel stats: note: "
+                     << support::printablePath(found.path)
+                     << ": not a folder (a symlink is not followed); "
+                        "skipped\n";
+        continue;
+      }
+      out.push_back(found.path);
+    }
+  }
+  return out;
+}
+
 void writeText(llvm::raw_ostream &os, const std::string &path,
                const bytecode::IRStats &s) {
   os << support::printablePath(path) << ": bytecode v" << s.bytecodeVersion
@@ -76,8 +111,17 @@ CommandRunner aimodel::cli::addStatsCommand(CLI::App &app) {
       "stats", "Per-file facts about IR: bytecode version, producer, dialects, "
                "op histogram, location kinds. A bundle stands for its mlirb "
                "and every .mpsgraph inside it. Never loads weights.");
-  cmd->add_option("paths", options->paths, "Bundles or bytecode files")
-      ->required();
+  cmd->add_option("paths", options->paths,
+                  "Bundles, bytecode files, or folders (every asset found "
+                  "below, as audit finds them)")
+      ->required()
+      ->check(NonEmpty);
+  cmd->footer("Examples:\n"
+              "  aimodel stats model.aimodel\n"
+              "  aimodel stats --format json models > stats.json   # every "
+              "asset below models/\n\n"
+              "Exit codes: 0 every file read, 2 usage or input error (a file "
+              "that cannot be read or decoded).");
   cmd->add_option("--format", options->format, "Output format")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
@@ -86,7 +130,14 @@ CommandRunner aimodel::cli::addStatsCommand(CLI::App &app) {
     nlohmann::ordered_json files = nlohmann::ordered_json::array();
     std::string text;
     llvm::raw_string_ostream textOs(text);
-    for (const std::string &path : options->paths) {
+    llvm::Expected<std::vector<std::string>> paths =
+        expandFolders(options->paths);
+    if (!paths) {
+      llvm::errs() << "aimodel stats: error: "
+                   << llvm::toString(paths.takeError()) << "\n";
+      return ExitInputError;
+    }
+    for (const std::string &path : *paths) {
       // Opened once, below the bundle's descriptor, never following a
       // symlink inside it: what was checked is what is decoded.
       llvm::Expected<bundle::IRFiles> inputs =

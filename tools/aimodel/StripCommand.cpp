@@ -115,12 +115,15 @@ CommandRunner aimodel::cli::addStripCommand(CLI::App &app) {
       "written).");
   cmd->add_option("source", options->source,
                   "An .aimodel, or a folder (a coreai-models bundle folder or "
-                  "any tree)");
+                  "any tree)")
+      ->check(NonEmpty);
   cmd->add_option("--file", options->file,
-                  "Strip one bytecode file (.mlirb, .mpsgraph, ...) instead");
+                  "Strip one bytecode file (.mlirb, .mpsgraph, ...) instead")
+      ->check(NonEmpty);
   cmd->add_option("-o,--output", options->output,
                   "DST: must not exist (unless --force), nor lie inside SRC")
-      ->required();
+      ->required()
+      ->check(NonEmpty);
   cmd->add_flag("--dry-run", options->dryRun,
                 "Print what would be stripped, copied and skipped, and why; "
                 "write nothing");
