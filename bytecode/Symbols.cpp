@@ -1,6 +1,7 @@
 //===- Symbols.cpp - Ops' symbol names in the decoded tables --------------===//
 
 #include "bytecode/Symbols.h"
+#include "bytecode/NativeProperties.h"
 
 using namespace aimodel::bytecode;
 
@@ -33,5 +34,11 @@ aimodel::bytecode::symbolName(const BytecodeFile &file, const Operation &op) {
     return name;
   if (op.propertiesForm == PropertiesForm::Attribute)
     return stringMember(file, op.propertiesAttr, "sym_name");
+  // An upstream op (builtin.module, func.func) whose encoding is known.
+  if (auto members = decodeNativeProperties(file, op))
+    for (const PropertyMember &member : *members)
+      if (member.name == "sym_name" && member.attr != kNone &&
+          file.attrKind(member.attr) == AttrKind::String)
+        return file.decodedAttr(member.attr).str;
   return std::nullopt;
 }

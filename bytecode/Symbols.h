@@ -9,8 +9,9 @@
 namespace aimodel::bytecode {
 
 /// The `sym_name` of `op` when readable: a string member of its attribute
-/// dictionary, or of its properties dictionary (an unregistered op's).
-/// Natively encoded properties cannot be read: nullopt.
+/// dictionary, of its properties dictionary (an unregistered op's), or of
+/// natively encoded properties whose schema is known (NativeProperties.h).
+/// Other natively encoded properties cannot be read: nullopt.
 std::optional<llvm::StringRef> symbolName(const BytecodeFile &file,
                                           const Operation &op);
 

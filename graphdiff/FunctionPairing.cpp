@@ -60,20 +60,24 @@ static std::string normalisedPath(llvm::StringRef path) {
 
 void graphdiff::pairByName(const FileGraphs &source, const FileGraphs &target,
                            FunctionPairs &pairs) {
-  // Stand-ins ("mps.func#0", "(top level)") pair by position like names.
+  // By exact path; a path holding a stand-in ("mps.func#0",
+  // "builtin.module#1::main") says where a graph is, not what it is: those
+  // pair by content first (pairByContent), by position last.
   for (uint32_t s = 0; s < source.graphs.size(); ++s)
     if (auto it = target.byPath.find(source.graphs[s].path);
-        it != target.byPath.end())
+        it != target.byPath.end() && !source.graphs[s].standIn &&
+        !target.graphs[it->second].standIn)
       pairs.add(s, it->second);
-  // Without uniquifiers, where one function on each side has the name.
+  // Without uniquifiers and stand-in positions, where one function on each
+  // side has the name.
   llvm::StringMap<std::pair<unsigned, uint32_t>> byBase[2];
   const FileGraphs *files[2] = {&source, &target};
   for (int side = 0; side < 2; ++side)
     for (uint32_t g = 0; g < files[side]->graphs.size(); ++g) {
       const FunctionGraph &graph = files[side]->graphs[g];
-      if (graph.synthetic || pairs.paired(side, g))
+      if (graph.topLevel || pairs.paired(side, g))
         continue;
-      auto &entry = byBase[side][normalisedPath(graph.path)];
+      auto &entry = byBase[side][normalisedPath(graph.shape)];
       entry = {entry.first + 1, g};
     }
   for (const auto &entry : byBase[0]) {
@@ -97,9 +101,9 @@ std::vector<uint32_t> graphdiff::pairByContent(const FileGraphs &source,
   for (int side = 0; side < 2; ++side)
     for (uint32_t g = 0; g < files[side]->graphs.size(); ++g) {
       const FunctionGraph &graph = files[side]->graphs[g];
-      if (graph.synthetic || !graph.hasRoot() || pairs.paired(side, g))
+      if (!graph.hasRoot() || pairs.paired(side, g))
         continue;
-      uint64_t key = HashBuilder(llvm::xxh3_64bits(normalisedPath(graph.path)))
+      uint64_t key = HashBuilder(llvm::xxh3_64bits(normalisedPath(graph.shape)))
                          .add(graph[0].bottomUp)
                          .get() >>
                      1;
@@ -119,6 +123,14 @@ std::vector<uint32_t> graphdiff::pairByContent(const FileGraphs &source,
       added.push_back(s);
   }
   return added;
+}
+
+void graphdiff::pairByPosition(const FileGraphs &source,
+                               const FileGraphs &target, FunctionPairs &pairs) {
+  for (uint32_t s = 0; s < source.graphs.size(); ++s)
+    if (auto it = target.byPath.find(source.graphs[s].path);
+        it != target.byPath.end())
+      pairs.add(s, it->second);
 }
 
 std::vector<uint32_t>

@@ -38,7 +38,8 @@ struct FunctionPairs {
 /// Fills FunctionGraph::symbolUsers and ::references.
 void collectSymbolUses(FileGraphs &graphs, OpLabeler &labeler);
 
-/// By exact name, then by name without uniquifier where unique.
+/// By exact path (not where it holds a stand-in), then by path without
+/// uniquifier and stand-in numbers where unique.
 void pairByName(const FileGraphs &source, const FileGraphs &target,
                 FunctionPairs &pairs);
 
@@ -48,6 +49,10 @@ void pairByName(const FileGraphs &source, const FileGraphs &target,
 std::vector<uint32_t> pairByContent(const FileGraphs &source,
                                     const FileGraphs &target,
                                     FunctionPairs &pairs);
+
+/// Last: graphs still unpaired whose paths (stand-ins included) agree.
+void pairByPosition(const FileGraphs &source, const FileGraphs &target,
+                    FunctionPairs &pairs);
 
 /// Through the call sites of a matched graph pair. Returns the new pairs'
 /// source graphs.

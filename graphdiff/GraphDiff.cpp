@@ -279,8 +279,19 @@ DiffResult Differ::run(std::optional<std::pair<uint32_t, uint32_t>> entry) {
     refreshKeys();
     return refingerprint(changed);
   };
-  if (!entry)
+  if (!entry) {
     paired(pairByContent(graphs[0], graphs[1], pairs));
+    std::vector<uint32_t> before;
+    for (uint32_t s = 0; s < graphs[0].graphs.size(); ++s)
+      if (!pairs.paired(0, s))
+        before.push_back(s);
+    pairByPosition(graphs[0], graphs[1], pairs);
+    std::vector<uint32_t> added;
+    for (uint32_t s : before)
+      if (pairs.paired(0, s))
+        added.push_back(s);
+    paired(added);
+  }
 
   // In rounds: match every queued pair; the functions their call sites
   // pair, and the graphs naming those, make the next round.
@@ -319,6 +330,11 @@ DiffResult Differ::run(std::optional<std::pair<uint32_t, uint32_t>> entry) {
     if (!selected[0][s])
       continue;
     if (auto it = compared.find(s); it != compared.end()) {
+      // Containers alone, unchanged: nothing a reader calls a graph.
+      if (it->second.status == GraphStatus::Identical &&
+          graphs[0].graphs[s].onlyContainers &&
+          graphs[1].graphs[pairs.of[0][s]].onlyContainers)
+        continue;
       result.graphs.push_back(std::move(it->second));
       continue;
     }
@@ -356,6 +372,10 @@ void listOneSided(const BytecodeFile &file, bool golden,
     if (only && *only != g)
       continue;
     const FunctionGraph &graph = graphs.graphs[g];
+    // A file on one side only is listed by its graphs; by its containers
+    // only when it has nothing else (an empty module still is a file).
+    if (!only && graph.onlyContainers && graphs.graphs.size() > 1)
+      continue;
     GraphComparison one;
     one.file = fileName;
     auto it = graphs.bySymbol.find(graph.name);
@@ -429,17 +449,28 @@ graphdiff::diffModels(llvm::ArrayRef<ModelFile> files,
   }
 
   const std::string &entry = *options.entryPoint;
+  // "FILE:NAME" names a graph of one file of a bundle (as the list of
+  // candidates below spells it), where NAME alone is in several files.
+  std::optional<size_t> inFile;
+  std::string name = entry;
+  if (files.size() > 1)
+    for (size_t f = 0; f < files.size(); ++f)
+      if (llvm::StringRef(entry).starts_with(files[f].name + ":")) {
+        inFile = f;
+        name = entry.substr(files[f].name.size() + 1);
+        break;
+      }
   std::optional<EntryHit> hit[2];
   for (int side = 0; side < 2; ++side) {
     std::vector<EntryHit> exact, byBase;
     for (size_t f = 0; f < files.size(); ++f) {
       const BytecodeFile *file =
           side == 0 ? files[f].golden : files[f].candidate;
-      if (!file)
+      if (!file || (inFile && *inFile != f))
         continue;
       const FileGraphs &graphs =
           differs[f] ? differs[f]->graphsOf(side) : *alone[f];
-      EntryMatch match = findEntry(graphs, entry);
+      EntryMatch match = findEntry(graphs, name);
       for (uint32_t g : match.exact)
         exact.push_back({f, g});
       for (uint32_t g : match.byBase)
@@ -455,12 +486,12 @@ graphdiff::diffModels(llvm::ArrayRef<ModelFile> files,
       std::string list;
       for (const EntryHit &h : hits)
         list += (list.empty() ? "" : ", ") +
-                (files.size() > 1 ? files[h.file].name + ": " : "") + nameOf(h);
+                (files.size() > 1 ? files[h.file].name + ":" : "") + nameOf(h);
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
           "--entry-point " + entry + " matches " + std::to_string(hits.size()) +
               " graphs of the " + (side == 0 ? "golden" : "new") +
-              " model: " + list + "; name one of them exactly");
+              " model: " + list + "; name one of them exactly, as listed");
     }
     if (!hits.empty()) {
       hit[side] = hits.front();

@@ -73,37 +73,69 @@ void Builder::assignGraphs() {
   // the top). A nested op with regions is a table: named by its symbol,
   // or by a stand-in when it has none.
   std::vector<std::string> scope(ops.size());
+  // The same with every stand-in's number dropped ("builtin.module#"):
+  // what a stand-in is, whatever its position.
+  std::vector<std::string> shape(ops.size());
+  std::vector<char> standInScope(ops.size(), 0);
   std::map<std::pair<std::string, std::string>, unsigned> unnamedTables;
   auto scopeOf = [&](uint32_t parent) -> const std::string & {
     static const std::string top;
     return parent == kNoIndex ? top : scope[parent];
   };
+  // Containers (the top-level op, builtin.module) are ops like any other:
+  // their names, attributes and properties count. They and the ops outside
+  // every function form the "(top level)" graph.
+  std::vector<char> isContainer(ops.size(), 0);
+  bool looseOps = false;
+  auto topLevelGraph = [&] {
+    if (topLevel == kNoGraph) {
+      topLevel = uint32_t(pending.size());
+      FunctionGraph graph;
+      graph.name = graph.path = graph.shape = "(top level)";
+      graph.synthetic = graph.topLevel = true;
+      out.byPath.try_emplace(graph.path, topLevel);
+      pending.push_back(std::move(graph));
+    }
+    return topLevel;
+  };
   for (uint32_t i = 0; i < ops.size(); ++i) {
     const Operation &op = ops[i];
     uint32_t parent = parentOp(file, op);
-    uint32_t parentGraph =
-        parent == kNoIndex ? kNoGraph : out.graphOfOp[parent];
+    // The graph an op joins when it is not a function itself: its
+    // parent's, unless the parent is a container.
+    uint32_t parentGraph = parent == kNoIndex || isContainer[parent]
+                               ? kNoGraph
+                               : out.graphOfOp[parent];
     const bytecode::OpName &name = file.opNames()[op.name];
     bool container =
         op.depth == 0 || (name.name == "module" &&
                           file.dialects()[name.dialect].name == "builtin");
+    isContainer[i] = container;
     bool holds = !container && holdsOps(file, op);
     std::optional<llvm::StringRef> symbol;
     if (holds || (container && op.depth > 0))
       symbol = symbolName(file, op);
     const std::string &outer = scopeOf(parent);
+    const std::string &outerShape = parent == kNoIndex ? outer : shape[parent];
+    bool outerStandIn = parent != kNoIndex && standInScope[parent];
     auto within = [&](llvm::StringRef name) {
       return outer.empty() ? name.str() : outer + "::" + name.str();
     };
+    auto shapeWithin = [&](llvm::StringRef name) {
+      return outerShape.empty() ? name.str() : outerShape + "::" + name.str();
+    };
     if (op.depth > 0 && !file.opRegions(op).empty()) {
-      std::string own;
+      std::string own, ownShape;
       if (symbol) {
-        own = symbol->str();
+        own = ownShape = symbol->str();
       } else {
         std::string opName = file.fullOpName(op.name);
         own = opName + "#" + std::to_string(unnamedTables[{outer, opName}]++);
+        ownShape = opName + "#";
       }
       scope[i] = within(own);
+      shape[i] = shapeWithin(ownShape);
+      standInScope[i] = outerStandIn || !symbol;
     }
     if (holds && (symbol || parentGraph == kNoGraph)) {
       FunctionGraph graph;
@@ -115,6 +147,9 @@ void Builder::assignGraphs() {
         graph.synthetic = true;
       }
       graph.path = symbol ? within(graph.name) : graph.name;
+      graph.shape =
+          symbol ? shapeWithin(graph.name) : file.fullOpName(op.name) + "#";
+      graph.standIn = !symbol || outerStandIn;
       graph.rootOp = i;
       out.graphOfOp[i] = uint32_t(pending.size());
       if (symbol) {
@@ -127,18 +162,14 @@ void Builder::assignGraphs() {
       pending.push_back(std::move(graph));
     } else if (parentGraph != kNoGraph) {
       out.graphOfOp[i] = parentGraph;
-    } else if (!container) {
-      if (topLevel == kNoGraph) {
-        topLevel = uint32_t(pending.size());
-        FunctionGraph graph;
-        graph.name = graph.path = "(top level)";
-        graph.synthetic = true;
-        out.byPath.try_emplace(graph.path, topLevel);
-        pending.push_back(std::move(graph));
-      }
-      out.graphOfOp[i] = topLevel;
+    } else {
+      out.graphOfOp[i] = topLevelGraph();
+      if (!container)
+        looseOps = true;
     }
   }
+  if (topLevel != kNoGraph)
+    pending[topLevel].onlyContainers = !looseOps;
 }
 
 void Builder::addVertices(uint32_t opIndex) {
@@ -258,6 +289,10 @@ FileGraphs Builder::build() {
     out.graphs[g].name = std::move(pending[g].name);
     out.graphs[g].path = std::move(pending[g].path);
     out.graphs[g].synthetic = pending[g].synthetic;
+    out.graphs[g].onlyContainers = pending[g].onlyContainers;
+    out.graphs[g].topLevel = pending[g].topLevel;
+    out.graphs[g].shape = std::move(pending[g].shape);
+    out.graphs[g].standIn = pending[g].standIn;
     out.graphs[g].rootOp = pending[g].rootOp;
   }
   nextVertex.assign(out.graphs.size(), 0);

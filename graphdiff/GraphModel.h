@@ -6,8 +6,9 @@
 // unregistered op) whose regions hold ops; or, when the name cannot be read
 // (natively encoded properties: `mps.func`, `func.func` in real files), a
 // direct child of a top-level op that holds ops, named by a stand-in
-// (`mps.func#0`). Ops outside every function (and not top-level containers)
-// form one more graph, `(top level)`.
+// (`mps.func#0`). Ops outside every function, the containers (the top-level
+// op, `builtin.module`) included, form one more graph, `(top level)`: a
+// container's name, attributes and properties count like any op's.
 //
 // Vertices are the function op itself (vertex 0), every op nested in it
 // (not in a nested function), every block argument of those ops' regions,
@@ -99,7 +100,18 @@ struct FunctionGraph {
   /// unnamed nested table is a stand-in ("builtin.module#1"). `name` at
   /// the top.
   std::string path;
+  /// `path` with each stand-in's number dropped ("builtin.module#::main"):
+  /// the same for stand-ins that differ only by position.
+  std::string shape;
+  /// A stand-in is part of `path`: its name says where it is, not what.
+  bool standIn = false;
   bool synthetic = false;
+  /// "(top level)": the containers and the ops outside every function.
+  /// Its vertex 0 is the file's top-level op.
+  bool topLevel = false;
+  /// "(top level)" holding nothing but containers (the top-level op,
+  /// builtin.module): compared, but listed only when it differs.
+  bool onlyContainers = false;
   /// The function op, vertex 0; kNoIndex for the top-level leftovers.
   uint32_t rootOp = bytecode::kNoIndex;
   Graph graph;
@@ -132,7 +144,7 @@ struct FileGraphs {
   llvm::StringMap<uint32_t> bySymbol;
   /// Every graph by its full path.
   llvm::StringMap<uint32_t> byPath;
-  /// Per op: its graph and vertex (kNoGraph for top-level containers).
+  /// Per op: its graph and vertex.
   std::vector<uint32_t> graphOfOp, vertexOfOp;
 };
 

@@ -510,7 +510,10 @@ void Matcher::greedy(bool loose) {
 }
 
 Matching Matcher::run() {
-  if (g[0]->hasRoot() && g[1]->hasRoot() && !m[0].empty() && !m[1].empty())
+  // A function's op, and the files' top-level ops, are each other's.
+  if (((g[0]->hasRoot() && g[1]->hasRoot()) ||
+       (g[0]->topLevel && g[1]->topLevel)) &&
+      !m[0].empty() && !m[1].empty())
     pair(0, 0);
   // What an op computes from its inputs first: a vertex pairs with the
   // counterpart that computes the same thing from the same inputs, and

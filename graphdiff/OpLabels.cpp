@@ -1,6 +1,8 @@
 //===- OpLabels.cpp - What an op computes, as a hash ----------------------===//
 
 #include "graphdiff/OpLabels.h"
+#include "bytecode/EntryReferences.h"
+#include "bytecode/NativeProperties.h"
 #include "graphdiff/Hashing.h"
 
 #include "llvm/Support/xxhash.h"
@@ -267,14 +269,42 @@ OpLabeler::Hashed OpLabeler::opProperties(const Operation &op) {
   case bytecode::PropertiesForm::Attribute:
     return filteredDictionary(op.propertiesAttr);
   case bytecode::PropertiesForm::Native:
-    // The dialect's own encoding: by its bytes (they may embed table
-    // indices; see StructuralHash.h on private entries).
-    return {HashBuilder(kNativePropertiesTag)
-                .add(llvm::xxh3_64bits(file.bytesOf(op.propertiesBlob)))
-                .get(),
-            false};
+    if (auto decoded = bytecode::decodeNativeProperties(file, op)) {
+      // A known upstream encoding: its fields, like a dictionary's members.
+      HashBuilder hash(kDictionaryTag);
+      Hashed out;
+      for (const bytecode::PropertyMember &member : *decoded) {
+        if (member.attr == kNone || isDisplayName(member.name))
+          continue;
+        Hashed value = attribute(member.attr);
+        hash.add(llvm::xxh3_64bits(member.name)).add(value.hash);
+        out.symbolic |= value.symbolic;
+      }
+      out.hash = hash.get();
+      return out;
+    }
+    return {opaqueProperties(op.propertiesBlob), false};
   }
   return {};
+}
+
+uint64_t OpLabeler::opaqueProperties(bytecode::Span blob) {
+  // The dialect's own encoding: its bytes, which may embed table indices,
+  // AND what every index it may hold names (the varint rule of
+  // EntryReferences.h). Equal bytes naming different entries (the same
+  // index, another table order) must not compare equal. Locations never
+  // count, as everywhere in a label.
+  llvm::StringRef bytes = file.bytesOf(blob);
+  HashBuilder hash(kNativePropertiesTag);
+  hash.add(llvm::xxh3_64bits(bytes));
+  uint64_t numAttrs = file.attributes().size(), numTypes = file.types().size(),
+           numStrings = file.strings().size();
+  bytecode::forEachPossibleIndex(bytes, [&](uint64_t v) {
+    hash.add(v < numAttrs && !file.isLocation(v) ? hasher.attribute(v) : 0);
+    hash.add(v < numTypes ? hasher.type(v) : 0);
+    hash.add(v < numStrings ? llvm::xxh3_64bits(file.strings()[v]) : 0);
+  });
+  return hash.get();
 }
 
 OpParts OpLabeler::parts(uint32_t opIndex) {
@@ -367,6 +397,18 @@ uint64_t OpLabeler::vertexLabel(const FunctionGraph &graph, uint32_t v) {
 }
 
 std::vector<std::pair<std::string, uint64_t>>
+OpLabeler::propertyMembers(const Operation &op) {
+  if (op.propertiesForm == bytecode::PropertiesForm::Attribute)
+    return members(op.propertiesAttr);
+  std::vector<std::pair<std::string, uint64_t>> out;
+  if (auto decoded = bytecode::decodeNativeProperties(file, op))
+    for (const bytecode::PropertyMember &member : *decoded)
+      if (member.attr != kNone && !isDisplayName(member.name))
+        out.emplace_back(member.name.str(), member.attr);
+  return out;
+}
+
+std::vector<std::pair<std::string, uint64_t>>
 OpLabeler::members(uint64_t dict) {
   std::vector<std::pair<std::string, uint64_t>> out;
   if (dict == kNone || dict >= file.attributes().size())
@@ -381,13 +423,15 @@ OpLabeler::members(uint64_t dict) {
   return out;
 }
 
-std::string OpLabeler::differingMembers(uint64_t dict, OpLabeler &other,
-                                        uint64_t otherDict, bool &onlyWeights) {
+std::string OpLabeler::differingMembers(const MemberList &mine,
+                                        OpLabeler &other,
+                                        const MemberList &theirs,
+                                        bool &onlyWeights) {
   // Member values by name, as attribute index + 1 (0: absent).
   std::map<std::string, std::pair<uint64_t, uint64_t>> byName;
-  for (const auto &[name, value] : members(dict))
+  for (const auto &[name, value] : mine)
     byName[name].first = value + 1;
-  for (const auto &[name, value] : other.members(otherDict))
+  for (const auto &[name, value] : theirs)
     byName[name].second = value + 1;
   std::string text;
   onlyWeights = true;
@@ -408,10 +452,26 @@ std::string OpLabeler::differingMembers(uint64_t dict, OpLabeler &other,
             other.hasher.type(other.file.decodedAttr(b - 1).typeIndex);
     onlyWeights &= weights;
     text += (text.empty() ? "" : ", ") + (name.empty() ? "(whole)" : name);
-    if (!weights)
-      text += ": " + (a ? shown(attrText(a - 1)) : std::string("(none)")) +
-              " \u2192 " +
-              (b ? shown(other.attrText(b - 1)) : std::string("(none)"));
+    if (weights)
+      continue;
+    std::string before = a ? shown(attrText(a - 1)) : std::string("(none)");
+    std::string after =
+        b ? shown(other.attrText(b - 1)) : std::string("(none)");
+    if (a && b && before == after) {
+      // Equal as printed: say what differs, never "x -> x".
+      uint64_t ta = file.decodedAttr(a - 1).typeIndex,
+               tb = other.file.decodedAttr(b - 1).typeIndex;
+      if (ta != kNone && tb != kNone &&
+          hasher.type(ta) != other.hasher.type(tb)) {
+        before += " : " + typeText(ta);
+        after += " : " + other.typeText(tb);
+      } else if (attribute(a - 1).symbolic) {
+        after += " (the symbols name functions that do not pair)";
+      } else {
+        after += " (same text, other encoding)";
+      }
+    }
+    text += ": " + before + " \u2192 " + after;
   }
   if (text.empty())
     onlyWeights = false;
@@ -447,21 +507,27 @@ std::vector<std::string> OpLabeler::differences(uint32_t a, OpLabeler &other,
   }
   if (pa.regions != pb.regions)
     regionDifferences(opA, other, opB, out);
-  auto describe = [&](const char *what, uint64_t dictA, uint64_t dictB) {
+  auto describe = [&](const char *what, const MemberList &membersA,
+                      const MemberList &membersB) {
     bool onlyWeights = false;
-    std::string names = differingMembers(dictA, other, dictB, onlyWeights);
+    std::string names =
+        differingMembers(membersA, other, membersB, onlyWeights);
     if (names.empty())
       names = "(order)";
     out.push_back(onlyWeights ? "weight values differ: " + names
                               : std::string(what) + " differ: " + names);
   };
   if (pa.attributes != pb.attributes)
-    describe("attributes", opA.attrDict, opB.attrDict);
+    describe("attributes", members(opA.attrDict), other.members(opB.attrDict));
   if (pa.properties != pb.properties) {
     using bytecode::PropertiesForm;
-    if (opA.propertiesForm == PropertiesForm::Attribute &&
-        opB.propertiesForm == PropertiesForm::Attribute)
-      describe("properties", opA.propertiesAttr, opB.propertiesAttr);
+    auto readable = [](const BytecodeFile &f, const Operation &op) {
+      return op.propertiesForm == PropertiesForm::Attribute ||
+             bytecode::decodeNativeProperties(f, op).has_value();
+    };
+    if (opA.propertiesForm == opB.propertiesForm && readable(file, opA) &&
+        readable(other.file, opB))
+      describe("properties", propertyMembers(opA), other.propertyMembers(opB));
     else if (opA.propertiesForm == PropertiesForm::Native &&
              opB.propertiesForm == PropertiesForm::Native)
       out.push_back("properties differ (natively encoded)");
@@ -551,4 +617,8 @@ void OpLabeler::symbolRefs(uint32_t opIndex,
     collectSymbols(op.attrDict, &out);
   if (op.propertiesForm == bytecode::PropertiesForm::Attribute)
     collectSymbols(op.propertiesAttr, &out);
+  else if (auto decoded = bytecode::decodeNativeProperties(file, op))
+    for (const bytecode::PropertyMember &member : *decoded)
+      if (member.attr != kNone)
+        collectSymbols(member.attr, &out);
 }

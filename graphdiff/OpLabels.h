@@ -85,16 +85,22 @@ private:
   /// A dictionary without the display-name members.
   Hashed filteredDictionary(uint64_t index);
   Hashed opProperties(const bytecode::Operation &op);
+  /// Natively encoded properties of no known schema.
+  uint64_t opaqueProperties(bytecode::Span blob);
   uint64_t symbolKey(llvm::StringRef symbol);
   bool isWeight(const bytecode::DecodedAttr &attr) const;
   uint64_t blobDigest(uint64_t handle);
   /// (name, value attribute) of the members of a dictionary, display
   /// names left out.
-  std::vector<std::pair<std::string, uint64_t>> members(uint64_t dict);
-  /// "shape, axis": the members of two dictionaries that differ;
-  /// `onlyWeights` when all of them are weights of one type on both sides.
-  std::string differingMembers(uint64_t dict, OpLabeler &other,
-                               uint64_t otherDict, bool &onlyWeights);
+  using MemberList = std::vector<std::pair<std::string, uint64_t>>;
+  MemberList members(uint64_t dict);
+  /// The same for an op's properties (a dictionary, or natively encoded
+  /// with a known schema).
+  MemberList propertyMembers(const bytecode::Operation &op);
+  /// "shape, axis": the members of two lists that differ; `onlyWeights`
+  /// when all of them are weights of one type on both sides.
+  std::string differingMembers(const MemberList &mine, OpLabeler &other,
+                               const MemberList &theirs, bool &onlyWeights);
   bool isWeightAttr(uint64_t index);
   /// What differs in the regions (counts, block argument types) or
   /// successors of two ops whose region parts differ.

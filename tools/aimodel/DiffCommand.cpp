@@ -71,6 +71,17 @@ struct LoadedModel {
   std::vector<std::unique_ptr<bytecode::BytecodeFile>> files;
 };
 
+/// MLIR text with nothing but whitespace and `//` comments.
+bool holdsNoIR(llvm::StringRef text) {
+  while (!text.empty()) {
+    auto [line, rest] = text.split('\n');
+    if (!line.split("//").first.trim().empty())
+      return false;
+    text = rest;
+  }
+  return true;
+}
+
 llvm::Expected<std::unique_ptr<bytecode::BytecodeFile>>
 decodeOne(bundle::IRFiles &inputs, size_t index) {
   const std::string &file = inputs.paths()[index];
@@ -81,9 +92,9 @@ decodeOne(bundle::IRFiles &inputs, size_t index) {
   // As ir::loadIR decides: only a file named as text is text.
   if (llvm::StringRef(file).ends_with(".mlir") &&
       !bytecode::looksLikeBytecode((*buffer)->getBuffer())) {
-    // A failed export leaves an empty file: that is no model, not one
-    // without graphs.
-    if (llvm::StringRef((*buffer)->getBuffer()).trim().empty())
+    // A failed export leaves an empty file (or one with only comments):
+    // that is no model, not one without graphs.
+    if (holdsNoIR((*buffer)->getBuffer()))
       return fileError(file,
                        llvm::createStringError("is empty: no IR to compare"));
     buffer = textAsBytecode(file);
