@@ -33,6 +33,28 @@ void writeJUnitReport(llvm::raw_ostream &os, const AuditReport &report);
 /// line per finding, then a plain summary line.
 void writeGitHubReport(llvm::raw_ostream &os, const AuditReport &report);
 
+/// For people: what the gate decides (`failOn`: the severity that fails
+/// it; std::nullopt for --fail-on never) and why.
+struct PeopleReportOptions {
+  std::optional<Severity> failOn = Severity::Error;
+  /// Markdown lists at most this many findings.
+  unsigned maxFindings = 50;
+};
+
+/// Markdown for a GitHub job summary or a pull-request comment: the verdict
+/// first, a table of counts per rule, then the first findings with their
+/// fix. Every string from the files is escaped: it renders as text.
+void writeMarkdownReport(llvm::raw_ostream &os, const AuditReport &report,
+                         const PeopleReportOptions &options);
+
+/// One self-contained HTML page (inline CSS, no script, no URL) for a
+/// migration audit of a big tree: the verdict and totals, a bar per rule,
+/// a table per folder (bundles, errors, warnings, legacy assets), every
+/// finding with its fix, and the `aimodel strip` commands that repair what
+/// a strip can repair.
+void writeHtmlReport(llvm::raw_ostream &os, const AuditReport &report,
+                     const PeopleReportOptions &options);
+
 /// RFC 3986 percent-encoding of raw bytes: everything but the unreserved
 /// characters (A-Z a-z 0-9 - . _ ~) and '/' becomes %XX.
 std::string percentEncodePath(llvm::StringRef bytes);

@@ -89,8 +89,12 @@ void writeTextReport(llvm::raw_ostream &os, const DiffResult &result,
 void writeHtmlReport(llvm::raw_ostream &os, const DiffResult &result,
                      const ReportOptions &options);
 
-/// `text` with &, <, >, " and ' as character references.
-std::string htmlEscape(llvm::StringRef text);
+/// Markdown for a GitHub job summary or a pull-request comment: the verdict
+/// first, a table of graphs (file, status, op counts), then the first
+/// maxItems changes over all graphs with what changed. Every string from
+/// the inputs is escaped (support/MarkupText.h): it renders as text.
+void writeMarkdownReport(llvm::raw_ostream &os, const DiffResult &result,
+                         const ReportOptions &options);
 
 /// Writes `content` to `path` atomically: a new temporary file beside it
 /// (same folder, created O_EXCL|O_NOFOLLOW), flushed, then renamed over

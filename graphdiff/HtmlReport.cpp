@@ -8,41 +8,15 @@
 
 #include "graphdiff/DiffReport.h"
 
+#include "support/MarkupText.h"
 #include "support/PathText.h"
 
 using namespace aimodel;
 using namespace aimodel::graphdiff;
 
-std::string aimodel::graphdiff::htmlEscape(llvm::StringRef text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-    case '&':
-      out += "&amp;";
-      break;
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    case '\'':
-      out += "&#39;";
-      break;
-    default:
-      out += c;
-    }
-  }
-  return out;
-}
-
 /// Untrusted bytes as HTML text: printable UTF-8, escaped.
 static std::string html(llvm::StringRef bytes) {
-  return htmlEscape(support::printablePath(bytes));
+  return support::htmlEscape(support::printablePath(bytes));
 }
 
 static const char *kStyle = R"css(

@@ -11,7 +11,7 @@ PACKAGES=(cmake ninja-build g++ pkg-config
           llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
           nlohmann-json3-dev libcli11-dev libboost-graph-dev libssl-dev
           libgtest-dev libbenchmark-dev clang libclang-rt-dev clang-format-22
-          pre-commit git chromium)
+          pre-commit git chromium cmark-gfm)
 
 missing_packages() {
   local p
@@ -41,7 +41,9 @@ configure_and_build() {
   llvm_config=$(command -v llvm-config-22)
   mlir_dir="$("$llvm_config" --libdir)/cmake/mlir"
   if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-    cmake -S "$ROOT_DIR" -B "$BUILD_DIR" -G Ninja -DMLIR_DIR="$mlir_dir" "$@" >&2
+    # shellcheck disable=SC2086  # AIMODEL_CMAKE_ARGS is a list of -D flags
+    cmake -S "$ROOT_DIR" -B "$BUILD_DIR" -G Ninja -DMLIR_DIR="$mlir_dir" \
+      ${AIMODEL_CMAKE_ARGS:-} "$@" >&2
   fi
   cmake --build "$BUILD_DIR" -j "$(nproc)" >&2
 }

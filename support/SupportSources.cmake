@@ -4,6 +4,7 @@
 set(AIMODEL_SUPPORT_SOURCES
   support/FileSystem.cpp
   support/GitLfsPointer.cpp
+  support/MarkupText.cpp
   support/PathText.cpp
   support/ReadGuard.cpp
   support/SafeFile.cpp

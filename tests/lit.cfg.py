@@ -49,6 +49,9 @@ if shutil.which("pre-commit") and shutil.which("git"):
     config.available_features.add("pre-commit")
 if shutil.which("script"):
     config.available_features.add("script")
+# Markdown reports are rendered as GitHub renders them.
+if shutil.which("cmark-gfm"):
+    config.available_features.add("cmark-gfm")
 # The HTML report is rendered by headless Chromium where it is installed.
 for name in ["chromium", "chromium-browser"]:
     if shutil.which(name):

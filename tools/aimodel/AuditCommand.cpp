@@ -127,7 +127,14 @@ void writeReport(const AuditCommandOptions &options,
     audit::writeJUnitReport(llvm::outs(), report);
   else if (options.format == "github")
     audit::writeGitHubReport(llvm::outs(), report);
-  else if (options.preCommit)
+  else if (options.format == "markdown" || options.format == "html") {
+    audit::PeopleReportOptions people;
+    people.failOn = audit::parseSeverity(options.failOn); // "never": none
+    if (options.format == "markdown")
+      audit::writeMarkdownReport(llvm::outs(), report, people);
+    else
+      audit::writeHtmlReport(llvm::outs(), report, people);
+  } else if (options.preCommit)
     audit::writePreCommitReport(llvm::outs(), report,
                                 wantColour(STDOUT_FILENO));
   else
@@ -310,7 +317,8 @@ CommandRunner aimodel::cli::addAuditCommand(CLI::App &app) {
       "such a finding; 2 usage or input error (a PATH or folder that "
       "cannot be read, a bad config, baseline or shard report).");
   cmd->add_option("--format", options->format, "Output format")
-      ->check(CLI::IsMember({"text", "json", "sarif", "junit", "github"}))
+      ->check(CLI::IsMember(
+          {"text", "json", "sarif", "junit", "github", "markdown", "html"}))
       ->capture_default_str();
   cmd->add_option("--fail-on", options->failOn,
                   "Exit 1 when a finding at or above this severity exists")

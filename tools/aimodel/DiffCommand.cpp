@@ -185,7 +185,7 @@ CommandRunner aimodel::cli::addDiffCommand(CLI::App &app) {
           "N>=0"))
       ->capture_default_str();
   cmd->add_option("--format", options->format, "Output format")
-      ->check(CLI::IsMember({"text", "json", "html"}))
+      ->check(CLI::IsMember({"text", "json", "html", "markdown"}))
       ->capture_default_str();
   cmd->add_option("--output", options->output,
                   "Write the report to FILE (atomically, never through a "
@@ -246,6 +246,8 @@ CommandRunner aimodel::cli::addDiffCommand(CLI::App &app) {
       os << graphdiff::jsonReport(*result);
     else if (options->format == "html")
       graphdiff::writeHtmlReport(os, *result, reportOptions);
+    else if (options->format == "markdown")
+      graphdiff::writeMarkdownReport(os, *result, reportOptions);
     else
       graphdiff::writeTextReport(os, *result, reportOptions);
     os.flush();

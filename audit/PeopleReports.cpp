@@ -1,0 +1,70 @@
+//===- PeopleReports.cpp - Counts and verdict for the reports for people --===//
+
+#include "audit/PeopleReports.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <map>
+#include <set>
+
+using namespace aimodel;
+using namespace aimodel::audit;
+
+PeopleSummary aimodel::audit::summarise(const AuditReport &report,
+                                        const PeopleReportOptions &options) {
+  PeopleSummary out;
+  std::map<llvm::StringRef, RuleCount> byRule;
+  for (const BundleReport &bundle : report.bundles) {
+    std::set<llvm::StringRef> seen;
+    for (const Finding &f : bundle.findings) {
+      RuleCount &count =
+          byRule.try_emplace(f.rule->id, RuleCount{f.rule}).first->second;
+      ++count.findings;
+      if (seen.insert(f.rule->id).second)
+        ++count.bundles;
+    }
+  }
+  for (auto &[id, count] : byRule)
+    out.rules.push_back(count);
+  const auto &n = report.countBySeverity;
+  unsigned errors = n[static_cast<int>(Severity::Error)],
+           warnings = n[static_cast<int>(Severity::Warning)],
+           info = n[static_cast<int>(Severity::Info)];
+  std::optional<Severity> worst = report.worst();
+  out.fails = options.failOn && worst && *worst >= *options.failOn;
+  std::string gate = options.failOn
+                         ? ("--fail-on " + severityName(*options.failOn)).str()
+                         : std::string("--fail-on never");
+  auto plural = [](size_t n, llvm::StringRef word) {
+    return llvm::formatv("{0} {1}{2}", n, word, n == 1 ? "" : "s").str();
+  };
+  out.verdict =
+      llvm::formatv("{0} the gate ({1}): {2}, {3}, {4}, {5} info",
+                    out.fails ? "fails" : "passes", gate,
+                    plural(report.bundles.size(), "bundle"),
+                    plural(errors, "error"), plural(warnings, "warning"), info)
+          .str();
+  return out;
+}
+
+std::string aimodel::audit::findingPath(const BundleReport &bundle,
+                                        const Finding &finding) {
+  return finding.file.empty() ? bundle.path : bundle.path + "/" + finding.file;
+}
+
+bool aimodel::audit::stripRepairs(const BundleReport &bundle) {
+  if (bundle.kind != bundle::BundleKind::Asset)
+    return false;
+  bool repairable = false;
+  for (const Finding &f : bundle.findings) {
+    const Rule *rule = f.rule;
+    if (rule == &rules::LegacyDebugLocation || rule == &rules::DebugPayload ||
+        rule == &rules::UnverifiedLocation)
+      repairable = true;
+    else if (rule == &rules::HashMismatch || rule == &rules::MissingFile ||
+             rule == &rules::UnreadableMetadata ||
+             rule == &rules::UnreadableIR || rule == &rules::Symlink)
+      return false; // strip refuses such an asset
+  }
+  return repairable;
+}

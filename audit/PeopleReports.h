@@ -1,0 +1,43 @@
+//===- PeopleReports.h - What the Markdown and HTML reports share -*- C++
+//-*-===//
+//
+// Internal to audit/: the counts and verdict both reports for people show,
+// computed once from an AuditReport.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AIMODEL_AUDIT_PEOPLEREPORTS_H
+#define AIMODEL_AUDIT_PEOPLEREPORTS_H
+
+#include "audit/ReportFormats.h"
+
+#include <string>
+#include <vector>
+
+namespace aimodel::audit {
+
+/// Per rule that fired: findings, and bundles with at least one.
+struct RuleCount {
+  const Rule *rule;
+  unsigned findings = 0, bundles = 0;
+};
+
+struct PeopleSummary {
+  bool fails = false;  ///< the gate fails (a finding at or above failOn)
+  std::string verdict; ///< "fails the gate (--fail-on error): 3 errors"
+  std::vector<RuleCount> rules; ///< by rule ID
+};
+
+PeopleSummary summarise(const AuditReport &report,
+                        const PeopleReportOptions &options);
+
+/// "path/file" of a finding, or the bundle path.
+std::string findingPath(const BundleReport &bundle, const Finding &finding);
+
+/// Strip repairs a portable asset's debug locations and payload (AIM002,
+/// AIM007, AIM012) when nothing else stops it (an asset it would refuse:
+/// a hash, member, metadata or IR problem).
+bool stripRepairs(const BundleReport &bundle);
+
+} // namespace aimodel::audit
+
+#endif // AIMODEL_AUDIT_PEOPLEREPORTS_H

@@ -1,0 +1,93 @@
+//===- MarkdownReport.cpp - `aimodel diff --format markdown` --------------===//
+//
+// For a GitHub job summary or a pull-request comment: the verdict first,
+// a table per graph, then the first changes. Every string from the inputs
+// is escaped, so a crafted op or file name stays text.
+//
+//===----------------------------------------------------------------------===//
+
+#include "graphdiff/DiffReport.h"
+
+#include "support/MarkupText.h"
+#include "support/PathText.h"
+
+using namespace aimodel;
+using namespace aimodel::graphdiff;
+
+/// Untrusted bytes as Markdown text.
+static std::string md(llvm::StringRef bytes) {
+  return support::markdownEscape(support::printablePath(bytes));
+}
+
+static std::string graphName(const GraphComparison &graph) {
+  if (graph.source.empty() || graph.target.empty() ||
+      graph.source == graph.target)
+    return md(graph.source.empty() ? graph.target : graph.source);
+  return md(graph.source) + " → " + md(graph.target);
+}
+
+void aimodel::graphdiff::writeMarkdownReport(llvm::raw_ostream &os,
+                                             const DiffResult &result,
+                                             const ReportOptions &options) {
+  bool identical = allIdentical(result);
+  bool manyFiles = spansFiles(result);
+  uint64_t byStatus[4] = {0, 0, 0, 0};
+  Counts total;
+  for (const GraphComparison &graph : result.graphs) {
+    ++byStatus[static_cast<int>(graph.status)];
+    total.modified += graph.counts.modified;
+    total.added += graph.counts.added;
+    total.removed += graph.counts.removed;
+  }
+  os << "### aimodel diff: " << (identical ? "✅ identical" : "❌ different")
+     << "\n\n";
+  os << md(options.golden) << " → " << md(options.candidate) << "\n\n";
+  os << "**" << result.graphs.size()
+     << (result.graphs.size() == 1 ? " graph" : " graphs")
+     << " compared: " << byStatus[static_cast<int>(GraphStatus::Identical)]
+     << " identical, " << byStatus[static_cast<int>(GraphStatus::Different)]
+     << " different, " << byStatus[static_cast<int>(GraphStatus::Added)]
+     << " added, " << byStatus[static_cast<int>(GraphStatus::Removed)]
+     << " removed; ops: " << total.modified << " modified, " << total.added
+     << " added, " << total.removed << " removed.**\n\n";
+  if (result.graphs.empty())
+    return;
+
+  os << "| graph |" << (manyFiles ? " file |" : "")
+     << " status | ops | modified | added | removed |\n";
+  os << "|---|" << (manyFiles ? "---|" : "") << "---|---:|---:|---:|---:|\n";
+  for (const GraphComparison &graph : result.graphs) {
+    os << "| " << graphName(graph) << " |";
+    if (manyFiles)
+      os << " " << md(graph.file) << " |";
+    os << " " << statusName(graph.status) << " | " << graph.sourceOps << " → "
+       << graph.targetOps << " | " << graph.counts.modified << " | "
+       << graph.counts.added << " | " << graph.counts.removed << " |\n";
+  }
+  if (identical)
+    return;
+
+  // The first changes over all graphs, in graph order.
+  uint64_t changes = 0;
+  for (const GraphComparison &graph : result.graphs)
+    changes += graph.changes.size();
+  os << "\n#### Changes\n\n";
+  os << "| graph | change | op | golden → new | what | module | source |\n";
+  os << "|---|---|---|---|---|---|---|\n";
+  uint64_t listed = 0;
+  for (const GraphComparison &graph : result.graphs)
+    for (const Change &change : graph.changes) {
+      if (listed++ >= options.maxItems)
+        break;
+      auto index = [](const std::optional<uint64_t> &i) {
+        return i ? std::to_string(*i) : std::string("–");
+      };
+      os << "| " << graphName(graph) << " | " << kindName(change.kind) << " | "
+         << md(change.op) << " | " << index(change.sourceIndex) << " → "
+         << index(change.targetIndex) << " | " << md(change.detail) << " | "
+         << md(change.module) << " | " << md(sourceText(change)) << " |\n";
+    }
+  if (changes > options.maxItems)
+    os << "\n…and " << changes - options.maxItems
+       << " more (`--max-items`; `--format json` lists every change).\n";
+}
