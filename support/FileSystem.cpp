@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/file.h>
@@ -255,7 +256,7 @@ llvm::Expected<std::string> randomHex(unsigned bytes) {
   return hex;
 }
 
-std::string executablePath() {
+std::string executablePath(const char *argv0) {
 #if defined(AIMODEL_LINUX)
   char self[PATH_MAX];
   ssize_t n = ::readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -272,7 +273,23 @@ std::string executablePath() {
   char resolved[PATH_MAX];
   return ::realpath(path.c_str(), resolved) ? std::string(resolved) : path;
 #else
-  // POSIX has no call for it: the caller falls back to argv[0].
+  // POSIX has no call for it: argv[0], as the shell resolved it.
+  if (!argv0 || !*argv0)
+    return "";
+  char resolved[PATH_MAX];
+  if (std::strchr(argv0, '/'))
+    return ::realpath(argv0, resolved) ? std::string(resolved) : "";
+  const char *path = std::getenv("PATH");
+  llvm::StringRef rest = path ? path : "";
+  while (!rest.empty()) {
+    auto [folder, tail] = rest.split(':');
+    rest = tail;
+    std::string candidate =
+        (folder.empty() ? std::string(".") : folder.str()) + "/" + argv0;
+    if (::access(candidate.c_str(), X_OK) == 0 &&
+        ::realpath(candidate.c_str(), resolved))
+      return resolved;
+  }
   return "";
 #endif
 }

@@ -93,8 +93,10 @@ llvm::Expected<bool> tryLockExclusive(int fd);
 /// `bytes` random bytes as lower-case hex, from the kernel's generator.
 llvm::Expected<std::string> randomHex(unsigned bytes);
 
-/// The absolute path of the running executable, or "" when unknown.
-std::string executablePath();
+/// The absolute path of the running executable, or "" when unknown. Where
+/// the system cannot say (plain POSIX), found from `argv0` as a shell
+/// would: a name with a '/' is a path, any other is looked up in $PATH.
+std::string executablePath(const char *argv0);
 
 /// Where the open file `fd` is, as an absolute path, or "" when the
 /// system cannot tell or the file has no name any more.

@@ -29,6 +29,10 @@ typedef int (*AIModelShowFn)(const AIModelShowOptions *options);
 
 namespace aimodel::cli {
 
+/// argv[0], for finding the module where the system cannot name the
+/// running executable.
+void setProgramName(const char *name);
+
 /// The module's entry point `symbol`, or null with a message on stderr.
 void *findMLIRCommand(const char *symbol);
 

@@ -11,6 +11,8 @@
 #include <string>
 
 namespace {
+const char *argv0 = nullptr;
+
 /// The module, loaded once per process: commands ask from several threads
 /// (diff loads both sides at once), and a failure is said once.
 void *moduleHandle() {
@@ -20,7 +22,7 @@ void *moduleHandle() {
     // At the same place relative to the executable wherever it was built
     // or installed (bin/aimodel, lib/aimodel/aimodel-mlir.so), so a moved
     // install prefix still works.
-    std::string self = aimodel::support::executablePath();
+    std::string self = aimodel::support::executablePath(argv0);
     if (self.empty()) {
       llvm::errs() << "aimodel: error: cannot locate the aimodel executable\n";
       return;
@@ -36,6 +38,8 @@ void *moduleHandle() {
   return handle;
 }
 } // namespace
+
+void aimodel::cli::setProgramName(const char *name) { argv0 = name; }
 
 void *aimodel::cli::findMLIRCommand(const char *symbol) {
   void *handle = moduleHandle();

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tools/aimodel/Commands.h"
+#include "tools/aimodel/MLIRCommands.h"
 #include "tools/aimodel/OutputStatus.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -21,6 +22,7 @@ int main(int argc, char **argv) {
   // A reader that went away (`| head`) makes writes fail with EPIPE, which
   // finishOutput turns into exit 2 with one line, rather than a signal.
   std::signal(SIGPIPE, SIG_IGN);
+  setProgramName(argc > 0 ? argv[0] : nullptr);
   CLI::App app("aimodel: audit, inspect and compare Apple Core AI model "
                "assets.\nExit codes: 0 clean, 1 findings, 2 usage or input "
                "error.",
