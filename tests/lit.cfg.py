@@ -49,6 +49,15 @@ if shutil.which("pre-commit") and shutil.which("git"):
     config.available_features.add("pre-commit")
 if shutil.which("script"):
     config.available_features.add("script")
+# Built with support/'s plain POSIX fallbacks: no mount ids (a bind mount of
+# the same file system cannot be told from its folder) and no atomic swap
+# of two folders. Tests of what only the Linux calls give require these.
+if config.posix_fallbacks.upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("posix-fallbacks")
+    config.substitutions.append(("%race_flags", "--no-exchange"))
+else:
+    config.available_features.add("mount-ids")
+    config.substitutions.append(("%race_flags", ""))
 # Markdown reports are rendered as GitHub renders them.
 if shutil.which("cmark-gfm"):
     config.available_features.add("cmark-gfm")
