@@ -37,11 +37,25 @@ struct Finding {
   std::vector<std::string> examples;
 };
 
+/// How a compiled bundle is linked to its source (Provenance.h).
+struct SourceLink {
+  std::string path;      ///< the source .aimodel, as reported
+  std::string matchedBy; ///< which identity matched: "main.hash"
+};
+
 struct BundleReport {
   std::string path; ///< raw bytes, as found
   bundle::BundleKind kind;
   std::optional<std::string> producer;
   std::vector<Finding> findings; ///< ordered by rule ID, then file, then text
+  /// Identities for provenance: a portable asset's main.hash in lower-case
+  /// hex (when it holds 32 bytes); a compiled bundle's sourceHash, as
+  /// written.
+  std::optional<std::string> mainHash, sourceHash;
+  /// A compiled bundle's source, when the audited paths hold it.
+  std::optional<SourceLink> source;
+  /// A portable asset's compiled bundles in the audited paths, by path.
+  std::vector<std::string> compiled;
 };
 
 /// What a run was asked and what changed its findings: recorded in the
@@ -76,9 +90,17 @@ using IRRuleRunner =
     std::function<llvm::Expected<std::vector<passes::IRFinding>>(
         int fd, llvm::StringRef name, unsigned rules)>;
 
+/// AIM013's default floor, the one place it is written: Xcode 27 beta 3's
+/// coreai-build. Bundles compiled by an older one are reported to fail to
+/// specialize on beta 3 and later (radar 181264112, community-reported).
+inline constexpr llvm::StringLiteral kDefaultCompilerFloor =
+    "coreai-build-3600.75.3";
+
 struct AuditOptions {
   /// Metadata and layout rules only: no hash, no IR.
   bool metadataOnly = false;
+  /// AIM013: compiled bundles made by an older coreai-build are reported.
+  std::string compilerFloor = kDefaultCompilerFloor.str();
   /// What --force-ir-import runs.
   IRRuleRunner runIRRules;
   /// Run the IR rules as passes over an MLIR import of every IR file, not
@@ -98,9 +120,10 @@ BundleReport auditBundle(const bundle::FoundBundle &bundle,
 AuditReport auditBundles(const std::vector<bundle::FoundBundle> &found,
                          const AuditOptions &options = {});
 
-/// Human-readable report; `colour` adds ANSI colour to severities.
+/// Human-readable report; `colour` adds ANSI colour to severities;
+/// `verbose` adds a line per provenance link.
 void writeTextReport(llvm::raw_ostream &os, const AuditReport &report,
-                     bool colour);
+                     bool colour, bool verbose = false);
 
 /// For pre-commit: one short line per bundle with a warning or an error,
 /// naming its worst finding and what to do about it, and a summary line.

@@ -10,14 +10,18 @@
 
 #include "audit/Audit.h"
 #include "audit/IRChecks.h"
+#include "audit/Provenance.h"
+#include "audit/ReportFiles.h"
 
 #include "bundle/Bundle.h"
 #include "bundle/FileReading.h"
 #include "bundle/Metadata.h"
+#include "mlir-passes/GraphTraps.h"
 #include "mlir-passes/RuleRunner.h"
 #include "support/GitLfsPointer.h"
 #include "support/SafeFile.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -152,6 +156,8 @@ private:
   void checkHash(const bundle::AssetLayout &layout,
                  std::optional<support::RegularFile> &ir);
   void checkUnexpected(const std::set<std::string> &known);
+  /// AIM015 from a compiled bundle's stats.json.
+  void checkStatsTraps();
   void checkAssetPath(const std::string &role, const std::string &relative,
                       unsigned repeats);
   Listing &listing(const std::string &folder);
@@ -203,11 +209,7 @@ BundleReport BundleAuditor::run() {
   } else {
     checkAsset();
   }
-  std::stable_sort(report.findings.begin(), report.findings.end(),
-                   [](const Finding &a, const Finding &b) {
-                     return std::tie(a.rule->id, a.file, a.message) <
-                            std::tie(b.rule->id, b.file, b.message);
-                   });
+  sortFindings(report.findings);
   return std::move(report);
 }
 
@@ -332,6 +334,8 @@ void BundleAuditor::checkHash(const bundle::AssetLayout &layout,
         layout.hash);
     return;
   }
+  if (stored->size() == 32 && found.kind == BundleKind::Asset)
+    report.mainHash = llvm::toHex(*stored, /*LowerCase=*/true);
   if (stored->size() != 32) {
     add(rules::HashMismatch,
         llvm::formatv("{0} is {1} bytes, expected 32 raw bytes of SHA-256",
@@ -370,6 +374,38 @@ void BundleAuditor::checkHash(const bundle::AssetLayout &layout,
                                support::describeGitLfsPointer(*pointer));
   }
   add(rules::HashMismatch, message, layout.hash);
+}
+
+void BundleAuditor::checkStatsTraps() {
+  // stats.json: the source's op distribution, Apple-written, by bare op
+  // name ({"operationDistribution": [{"name": "floor", "count": 2}]}). One
+  // that is absent or not of that shape says nothing here.
+  const DirEntry *entry = top->find("stats.json");
+  if (!entry || entry->type != DirEntry::Type::File)
+    return;
+  llvm::Expected<std::string> text =
+      bundle::readSmallFile(dir.get(), "stats.json", 16 << 20);
+  if (!text) {
+    llvm::consumeError(text.takeError());
+    return;
+  }
+  nlohmann::json stats = nlohmann::json::parse(*text, nullptr, false);
+  if (!stats.is_object())
+    return;
+  auto ops = stats.find("operationDistribution");
+  if (ops == stats.end() || !ops->is_array())
+    return;
+  passes::GraphTrapRule rule;
+  for (const nlohmann::json &op : *ops) {
+    if (!op.is_object())
+      continue;
+    auto name = op.find("name"), count = op.find("count");
+    if (name != op.end() && name->is_string() && count != op.end() &&
+        count->is_number_unsigned())
+      rule.visit(name->get<std::string>(), "", count->get<uint64_t>());
+  }
+  if (std::optional<passes::IRFinding> finding = rule.finish())
+    add(rules::GraphTrap, finding->message, "stats.json");
 }
 
 void BundleAuditor::checkUnexpected(const std::set<std::string> &known) {
@@ -421,6 +457,13 @@ void BundleAuditor::checkAsset() {
           "metadata.json");
     std::optional<std::string> sourceHash =
         bundle::stringField(*metadata, "sourceHash");
+    if (found.kind == BundleKind::CompiledAsset) {
+      report.sourceHash = sourceHash;
+      if (report.producer)
+        if (std::optional<std::string> stale =
+                staleCompilerMessage(*report.producer, options.compilerFloor))
+          add(rules::StaleCompiler, *stale, "metadata.json");
+    }
     compiledSummary = llvm::formatv(
         "compiled by {0}, from source {1}",
         report.producer ? *report.producer
@@ -430,6 +473,8 @@ void BundleAuditor::checkAsset() {
   }
   scanAsset(layout);
   checkIR(layout, ir, compiledSummary);
+  if (found.kind == BundleKind::CompiledAsset)
+    checkStatsTraps();
 
   std::set<std::string> known{layout.metadata, layout.hash};
   if (!layout.ir.empty())
@@ -613,6 +658,7 @@ void BundleAuditor::checkIR(const bundle::AssetLayout &layout,
   if (!options.metadataOnly) {
     unsigned rules =
         passes::kLegacyDebugLocationRule | passes::kDebugPayloadRule |
+        passes::kGraphTrapRule |
         (compiled ? 0u : unsigned(passes::kUnverifiedLocationRule));
     // The hash reads the mlirb through its descriptor while the IR work
     // maps it: on a large asset the two overlap, and hashing is the floor.

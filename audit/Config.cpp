@@ -1,6 +1,7 @@
 //===- Config.cpp - The .aimodel.json audit config ------------------------===//
 
 #include "audit/Config.h"
+#include "audit/Provenance.h"
 #include "audit/ReportFiles.h"
 
 #include "support/PathText.h"
@@ -184,9 +185,18 @@ llvm::Expected<Config> aimodel::audit::parseConfig(llvm::StringRef text,
     } else if (item.key() == "severity") {
       if (llvm::Error error = parseSeverities(item.value(), config))
         return fail(name + ": " + llvm::toString(std::move(error)));
+    } else if (item.key() == "stale_compiler_floor") {
+      if (!item.value().is_string() ||
+          !coreaiBuildVersion(item.value().get<std::string>()))
+        return fail(name +
+                    ": \"stale_compiler_floor\" must be a producer "
+                    "string such as \"" +
+                    kDefaultCompilerFloor.str() + "\"");
+      config.compilerFloor = item.value().get<std::string>();
     } else {
       return fail(name + ": unknown key " + jsonQuoted(item.key()) +
-                  " (expected \"ignore\" or \"severity\")");
+                  " (expected \"ignore\", \"severity\" or "
+                  "\"stale_compiler_floor\")");
     }
   }
   return config;

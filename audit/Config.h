@@ -4,7 +4,8 @@
 //
 //   {"ignore": [{"path": "legacy/*", "rules": ["AIM001", "AIM012"],
 //                "reason": "frozen 0.4.0 exports, replaced in Q3"}],
-//    "severity": {"AIM009": "warning"}}
+//    "severity": {"AIM009": "warning"},
+//    "stale_compiler_floor": "coreai-build-3600.75.3"}
 //
 // "ignore" drops findings of bundles whose path matches `path`, a glob
 // (llvm::GlobPattern: `*` matches any bytes, `/` included, so "legacy/*"
@@ -13,7 +14,9 @@
 // bundle's, relative to the config file's folder; a bundle outside that
 // folder is matched by its path as reported. Every entry needs a `reason`:
 // an exception nobody can explain is not kept. "severity" overrides a rule's
-// severity ("error", "warning" or "info").
+// severity ("error", "warning" or "info"). "stale_compiler_floor" moves
+// AIM013's floor (a "coreai-build-<version>" producer) when newer reports
+// say where the fault lies.
 //
 // Anything unknown is an error, not a warning: a misspelt key or rule ID
 // would otherwise silently ignore nothing or everything.
@@ -48,6 +51,8 @@ struct Config {
   std::string folder; ///< its folder ("." for a bare file name)
   std::vector<IgnoreEntry> ignore;
   std::map<std::string, Severity> severity; ///< by rule ID
+  /// AIM013's floor, when the config moves it.
+  std::optional<std::string> compilerFloor;
 };
 
 /// Parses config text; `file` names it in errors. Errors are one line:

@@ -100,6 +100,8 @@ aimodel::audit::detail::irFindings(bundle::BundleKind kind,
                             verdict.name, f.ops + f.blockArguments);
       } else if (f.ruleId == rules::DebugPayload.id) {
         out.push_back(make(rules::DebugPayload, f.message, verdict.name, &f));
+      } else if (f.ruleId == rules::GraphTrap.id) {
+        out.push_back(make(rules::GraphTrap, f.message, verdict.name, &f));
       }
     }
   }

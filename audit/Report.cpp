@@ -61,7 +61,8 @@ static std::string plural(unsigned n, llvm::StringRef word) {
 }
 
 void aimodel::audit::writeTextReport(llvm::raw_ostream &os,
-                                     const AuditReport &report, bool colour) {
+                                     const AuditReport &report, bool colour,
+                                     bool verbose) {
   for (const BundleReport &bundle : report.bundles) {
     std::string path = support::printablePath(bundle.path);
     for (const Finding &f : bundle.findings) {
@@ -79,6 +80,26 @@ void aimodel::audit::writeTextReport(llvm::raw_ostream &os,
          << " " << f.rule->name << "]\n";
     }
   }
+  // Provenance: one line per link with --verbose, the count in the summary.
+  unsigned compiledBundles = 0, linked = 0;
+  for (const BundleReport &bundle : report.bundles)
+    if (bundle.kind == bundle::BundleKind::CompiledAsset) {
+      ++compiledBundles;
+      if (bundle.source) {
+        ++linked;
+        if (verbose)
+          os << "link: " << support::printablePath(bundle.path)
+             << " was compiled from "
+             << support::printablePath(bundle.source->path) << " (matched by "
+             << bundle.source->matchedBy << ")\n";
+      }
+    }
+  std::string links =
+      compiledBundles
+          ? llvm::formatv("; {0} of {1} linked to a source", linked,
+                          plural(compiledBundles, "compiled bundle"))
+                .str()
+          : "";
   // One line per rule and fix, not per finding: a tree of 10,000 legacy
   // assets needs the one fix once.
   std::map<std::pair<llvm::StringRef, std::string>, unsigned> fixes;
@@ -93,10 +114,12 @@ void aimodel::audit::writeTextReport(llvm::raw_ostream &os,
        << "): " << ruleAndFix.second << "\n";
   const auto &n = report.countBySeverity;
   os << llvm::formatv(
-      "{0} audited: {1}, {2}, {3}\n", plural(report.bundles.size(), "bundle"),
+      "{0} audited: {1}, {2}, {3}{4}\n",
+      plural(report.bundles.size(), "bundle"),
       plural(n[static_cast<int>(Severity::Error)], "error"),
       plural(n[static_cast<int>(Severity::Warning)], "warning"),
-      llvm::formatv("{0} info", n[static_cast<int>(Severity::Info)]).str());
+      llvm::formatv("{0} info", n[static_cast<int>(Severity::Info)]).str(),
+      links);
 }
 
 /// Sets `key` to a path, written exactly when it is valid UTF-8 (JSON
@@ -174,6 +197,25 @@ nlohmann::ordered_json aimodel::audit::toJson(const AuditReport &report,
             ? nlohmann::ordered_json(support::printableText(*bundle.producer))
             : nlohmann::ordered_json(nullptr);
     entry["findings"] = std::move(findings);
+    // Provenance: a compiled bundle's source, a source's compiled bundles.
+    if (bundle.kind == bundle::BundleKind::CompiledAsset) {
+      if (bundle.source) {
+        nlohmann::ordered_json source = nlohmann::ordered_json::object();
+        setPath(source, "path", bundle.source->path);
+        source["matched_by"] = bundle.source->matchedBy;
+        entry["source"] = std::move(source);
+      } else {
+        entry["source"] = nullptr;
+      }
+    } else if (bundle.kind == bundle::BundleKind::Asset) {
+      nlohmann::ordered_json compiled = nlohmann::ordered_json::array();
+      for (const std::string &path : bundle.compiled) {
+        nlohmann::ordered_json one = nlohmann::ordered_json::object();
+        setPath(one, "path", path);
+        compiled.push_back(std::move(one));
+      }
+      entry["compiled"] = std::move(compiled);
+    }
     bundles.push_back(std::move(entry));
   }
   nlohmann::ordered_json rules = nlohmann::ordered_json::array();
@@ -181,7 +223,9 @@ nlohmann::ordered_json aimodel::audit::toJson(const AuditReport &report,
     rules.push_back({{"id", rule->id.str()},
                      {"name", rule->name.str()},
                      {"severity", severityName(rule->severity).str()},
-                     {"help", rule->help.str()}});
+                     {"help", rule->help.str()},
+                     {"evidence", evidenceName(rule->evidence).str()},
+                     {"source", rule->source.str()}});
   const auto &n = report.countBySeverity;
   return {{"schema", "aimodel-audit/1"},
           {"tool", {{"name", "aimodel"}, {"version", toolVersion.str()}}},

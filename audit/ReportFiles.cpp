@@ -8,7 +8,9 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <set>
+#include <tuple>
 #include <vector>
 
 using namespace aimodel;
@@ -179,6 +181,14 @@ std::string aimodel::audit::exactPath(const Json &object,
   auto text = object.find(key);
   return text != object.end() && text->is_string() ? text->get<std::string>()
                                                    : std::string();
+}
+
+void aimodel::audit::sortFindings(std::vector<Finding> &findings) {
+  std::stable_sort(findings.begin(), findings.end(),
+                   [](const Finding &a, const Finding &b) {
+                     return std::tie(a.rule->id, a.file, a.message) <
+                            std::tie(b.rule->id, b.file, b.message);
+                   });
 }
 
 void aimodel::audit::recountSeverities(AuditReport &report) {

@@ -54,6 +54,9 @@ std::string exactPath(const nlohmann::ordered_json &object,
 /// were dropped or their severity changed.
 void recountSeverities(AuditReport &report);
 
+/// Puts findings in report order: by rule ID, then file, then message.
+void sortFindings(std::vector<Finding> &findings);
+
 } // namespace aimodel::audit
 
 #endif // AIMODEL_AUDIT_REPORTFILES_H

@@ -19,12 +19,23 @@ enum class Severity { Info = 0, Warning = 1, Error = 2 };
 llvm::StringRef severityName(Severity severity);
 std::optional<Severity> parseSeverity(llvm::StringRef name);
 
+/// How sure the project is of the fact a rule rests on.
+enum class Evidence {
+  Measured,          ///< checked on real bytes
+  Inferred,          ///< deduced from code or documents, not read verbatim
+  CommunityReported, ///< reported by others, not verified here
+};
+
+llvm::StringRef evidenceName(Evidence evidence); ///< "MEASURED", ...
+
 struct Rule {
   llvm::StringLiteral id;   ///< "AIM003"
   llvm::StringLiteral name; ///< "hash-mismatch"
   Severity severity;        ///< default severity
   llvm::StringLiteral summary;
   llvm::StringLiteral help; ///< what to do about it
+  Evidence evidence;
+  llvm::StringLiteral source; ///< where the fact comes from
 };
 
 namespace rules {
@@ -40,6 +51,9 @@ extern const Rule UnexpectedFile;
 extern const Rule Symlink;
 extern const Rule UnknownAssetVersion;
 extern const Rule UnverifiedLocation;
+extern const Rule StaleCompiler;
+extern const Rule CompiledWithoutSource;
+extern const Rule GraphTrap;
 } // namespace rules
 
 /// Every rule, ordered by ID.

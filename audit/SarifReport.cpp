@@ -129,7 +129,10 @@ static json ruleDescriptor(const Rule &rule) {
       {"shortDescription", textObject(rule.summary)},
       {"fullDescription", textObject((rule.summary + ". " + rule.help).str())},
       {"help", textObject(rule.help)},
-      {"defaultConfiguration", {{"level", sarifLevel(rule.severity).str()}}}};
+      {"defaultConfiguration", {{"level", sarifLevel(rule.severity).str()}}},
+      {"properties",
+       {{"evidence", evidenceName(rule.evidence).str()},
+        {"source", rule.source.str()}}}};
 }
 
 /// The rule's position in the driver's rules array, which lists allRules().

@@ -220,6 +220,16 @@ llvm::Expected<ShardReport> readShard(const std::string &path,
     auto producer = b.find("producer");
     if (producer != b.end() && producer->is_string())
       bundle.producer = producer->get<std::string>();
+    // Provenance, as every shard computed it over the whole tree.
+    auto source = b.find("source");
+    if (source != b.end() && source->is_object())
+      bundle.source = SourceLink{exactPath(*source, "path"),
+                                 source->value("matched_by", std::string())};
+    auto compiled = b.find("compiled");
+    if (compiled != b.end() && compiled->is_array())
+      for (const Json &one : *compiled)
+        if (one.is_object())
+          bundle.compiled.push_back(exactPath(one, "path"));
     const Json &findings = b["findings"];
     for (size_t j = 0; j < findings.size(); ++j) {
       llvm::Expected<Finding> finding = readFinding(

@@ -29,12 +29,15 @@ stringMember(const BytecodeFile &file, uint64_t dict, llvm::StringRef key) {
 }
 
 std::optional<llvm::StringRef>
-aimodel::bytecode::symbolName(const BytecodeFile &file, const Operation &op) {
+aimodel::bytecode::symbolName(const BytecodeFile &file, const Operation &op,
+                              bool fromNativeProperties) {
   if (auto name = stringMember(file, op.attrDict, "sym_name"))
     return name;
   if (op.propertiesForm == PropertiesForm::Attribute)
     return stringMember(file, op.propertiesAttr, "sym_name");
   // An upstream op (builtin.module, func.func) whose encoding is known.
+  if (!fromNativeProperties)
+    return std::nullopt;
   if (auto members = decodeNativeProperties(file, op))
     for (const PropertyMember &member : *members)
       if (member.name == "sym_name" && member.attr != kNone &&

@@ -12,8 +12,12 @@ namespace aimodel::bytecode {
 /// dictionary, of its properties dictionary (an unregistered op's), or of
 /// natively encoded properties whose schema is known (NativeProperties.h).
 /// Other natively encoded properties cannot be read: nullopt.
+/// `fromNativeProperties` false: only what an MLIR import of the file shows
+/// (natively encoded properties become opaque there), for rules whose two
+/// views must agree.
 std::optional<llvm::StringRef> symbolName(const BytecodeFile &file,
-                                          const Operation &op);
+                                          const Operation &op,
+                                          bool fromNativeProperties = true);
 
 /// The parent op of `op` (kNoIndex at top level).
 uint32_t parentOp(const BytecodeFile &file, const Operation &op);

@@ -19,6 +19,7 @@ std::unique_ptr<mlir::Pass>
 createLegacyDebugLocationPass(FindingSink sink = {});
 std::unique_ptr<mlir::Pass> createDebugPayloadPass(FindingSink sink = {});
 std::unique_ptr<mlir::Pass> createUnverifiedLocationPass(FindingSink sink = {});
+std::unique_ptr<mlir::Pass> createGraphTrapPass(FindingSink sink = {});
 
 /// Registers every pass by its command-line name (aimodel-opt).
 void registerPasses();

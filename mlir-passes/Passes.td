@@ -44,4 +44,16 @@ def UnverifiedLocation : Pass<"aimodel-unverified-location", "mlir::ModuleOp"> {
   let constructor = "aimodel::passes::createUnverifiedLocationPass()";
 }
 
+def GraphTrap : Pass<"aimodel-graph-trap", "mlir::ModuleOp"> {
+  let summary = "AIM015: find op kinds public reports say misbehave";
+  let description = [{
+    Reports ops whose kind (the last part of the op name) public reports say
+    computes wrongly or cannot run on some compute units: floor, trunc, ceil
+    (identity on the GPU delegate), round (ties away from zero there),
+    custom Metal kernels (GPU only). Counts per kind and per function, with
+    where each report is (GraphTraps.h holds the table).
+  }];
+  let constructor = "aimodel::passes::createGraphTrapPass()";
+}
+
 #endif // AIMODEL_MLIR_PASSES_TD

@@ -41,6 +41,8 @@ aimodel::passes::runIRRules(const bytecode::BytecodeFile &file,
     pm.addPass(createLegacyDebugLocationPass(sink));
   if (rules & kUnverifiedLocationRule)
     pm.addPass(createUnverifiedLocationPass(sink));
+  if (rules & kGraphTrapRule)
+    pm.addPass(createGraphTrapPass(sink));
   if (mlir::failed(pm.run(*imported->module)))
     return llvm::createStringError("the IR rule passes failed");
   std::stable_sort(findings.begin(), findings.end(),

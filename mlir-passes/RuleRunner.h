@@ -23,6 +23,7 @@ enum IRRule : unsigned {
   kLegacyDebugLocationRule = 1u << 0, ///< AIM002
   kDebugPayloadRule = 1u << 1,        ///< AIM007
   kUnverifiedLocationRule = 1u << 2,  ///< AIM012
+  kGraphTrapRule = 1u << 3,           ///< AIM015
 };
 
 /// Runs the selected rules on `file`: AIM007 over its decoded tables

@@ -4,6 +4,7 @@
 
 #include "bytecode/Symbols.h"
 #include "mlir-passes/BytecodeLocationView.h"
+#include "mlir-passes/GraphTraps.h"
 #include "mlir-passes/LocationRules.h"
 #include "mlir-passes/PayloadScan.h"
 #include "mlir-passes/RuleRunner.h"
@@ -19,8 +20,10 @@ using bytecode::kNone;
 namespace {
 
 /// Per op: "@name" of the nearest op enclosing it (itself included) whose
-/// symbol name can be read, not a builtin.module; "" when there is none.
-/// The table is in pre-order: a parent comes before its ops.
+/// symbol name can be read, not a builtin.module; "" when there is none. As
+/// an MLIR import shows names (not from natively encoded properties), so
+/// the passes name the same functions. The table is in pre-order: a parent
+/// comes before its ops.
 std::vector<std::string> enclosingFunctions(const BytecodeFile &file) {
   auto ops = file.operations();
   std::vector<std::string> out(ops.size());
@@ -29,7 +32,9 @@ std::vector<std::string> enclosingFunctions(const BytecodeFile &file) {
     bool module = name.name == "module" &&
                   file.dialects()[name.dialect].name == "builtin";
     std::optional<llvm::StringRef> symbol =
-        module ? std::nullopt : bytecode::symbolName(file, ops[i]);
+        module ? std::nullopt
+               : bytecode::symbolName(file, ops[i],
+                                      /*fromNativeProperties=*/false);
     if (symbol) {
       out[i] = "@" + symbol->str();
       continue;
@@ -48,11 +53,13 @@ std::vector<IRFinding> aimodel::passes::runTableRules(const BytecodeFile &file,
   std::vector<IRFinding> findings;
   bool legacy = rules & kLegacyDebugLocationRule;
   bool unverified = rules & kUnverifiedLocationRule;
+  std::vector<std::string> functions;
+  if (legacy || unverified || (rules & kGraphTrapRule))
+    functions = enclosingFunctions(file);
   if (legacy || unverified) {
     BytecodeLocationView view(file);
     LegacyLocationRule<BytecodeLocationView> legacyRule(view);
     UnverifiedLocationRule<BytecodeLocationView> unverifiedRule(view);
-    std::vector<std::string> functions = enclosingFunctions(file);
     auto ops = file.operations();
     // The order the passes walk an import in: each op, then the arguments
     // of its regions' blocks, then the ops inside.
@@ -84,6 +91,14 @@ std::vector<IRFinding> aimodel::passes::runTableRules(const BytecodeFile &file,
   if (rules & kDebugPayloadRule)
     if (std::optional<IRFinding> payload = debugPayloadFinding(file))
       findings.push_back(std::move(*payload));
+  if (rules & kGraphTrapRule) {
+    GraphTrapRule rule;
+    auto ops = file.operations();
+    for (uint32_t i = 0; i < ops.size(); ++i)
+      rule.visit(file.fullOpName(ops[i].name), functions[i]);
+    if (std::optional<IRFinding> finding = rule.finish())
+      findings.push_back(std::move(*finding));
+  }
   std::stable_sort(findings.begin(), findings.end(),
                    [](const IRFinding &a, const IRFinding &b) {
                      return a.ruleId < b.ruleId;

@@ -9,6 +9,7 @@
 #include "audit/Audit.h"
 #include "audit/Baseline.h"
 #include "audit/Config.h"
+#include "audit/Provenance.h"
 #include "audit/ReportFormats.h"
 #include "audit/Shard.h"
 #include "bundle/PreCommit.h"
@@ -44,6 +45,7 @@ struct AuditCommandOptions {
   bool preCommit = false;
   bool forceIRImport = false;
   bool noConfig = false;
+  bool verbose = false;
   std::string shard, config, baseline, sarifRoot = ".";
   std::vector<std::string> merge, severity;
 };
@@ -51,7 +53,9 @@ struct AuditCommandOptions {
 void listRules(llvm::raw_ostream &os) {
   for (const audit::Rule *rule : audit::allRules())
     os << rule->id << "  " << rule->name << "  ("
-       << audit::severityName(rule->severity) << ")  " << rule->summary << "\n";
+       << audit::severityName(rule->severity) << ")  " << rule->summary
+       << "\n        " << audit::evidenceName(rule->evidence) << ": "
+       << rule->source << "\n";
 }
 
 int inputError(const llvm::Twine &message) {
@@ -138,7 +142,8 @@ void writeReport(const AuditCommandOptions &options,
     audit::writePreCommitReport(llvm::outs(), report,
                                 wantColour(STDOUT_FILENO));
   else
-    audit::writeTextReport(llvm::outs(), report, wantColour(STDOUT_FILENO));
+    audit::writeTextReport(llvm::outs(), report, wantColour(STDOUT_FILENO),
+                           options.verbose);
   llvm::outs().flush();
 }
 
@@ -227,6 +232,9 @@ int runAudit(const AuditCommandOptions &options) {
   llvm::Expected<bundle::WalkResult> walked = bundle::findBundles(roots);
   if (!walked)
     return inputError(llvm::toString(walked.takeError()));
+  // Provenance links compiled bundles to sources anywhere in the run,
+  // whichever shard audits them.
+  std::vector<bundle::FoundBundle> everyBundle = walked->bundles;
   if (shard)
     llvm::erase_if(walked->bundles, [&](const bundle::FoundBundle &b) {
       return !audit::inShard(*shard, b.path);
@@ -243,8 +251,11 @@ int runAudit(const AuditCommandOptions &options) {
   auditOptions.progress = [&](size_t done, size_t total) {
     progress.update(done, total);
   };
+  if (config && config->compilerFloor)
+    auditOptions.compilerFloor = *config->compilerFloor;
   audit::AuditReport report =
       audit::auditBundles(walked->bundles, auditOptions);
+  audit::linkSources(report, everyBundle, auditOptions);
   progress.finish();
   if (inputsChanged("aimodel audit"))
     return ExitInputError;
@@ -362,6 +373,8 @@ CommandRunner aimodel::cli::addAuditCommand(CLI::App &app) {
                 "PATHs are files (as pre-commit passes them): audit each "
                 "enclosing bundle whole, one line per failing bundle");
   cmd->add_flag("-q,--quiet", options->quiet, "No progress line");
+  cmd->add_flag("-v,--verbose", options->verbose,
+                "Text: one line per compiled bundle linked to its source");
   cmd->add_flag("--list-rules", options->listRules,
                 "Print the rule table and exit");
   // For tests: import every IR file, even where the decoded tables prove no

@@ -1,0 +1,86 @@
+//===- GraphTraps.cpp - AIM015: op kinds reported to misbehave ------------===//
+
+#include "mlir-passes/GraphTraps.h"
+
+#include <set>
+
+using namespace aimodel;
+using namespace aimodel::passes;
+
+namespace {
+constexpr llvm::StringLiteral kIdentity[] = {"floor", "trunc", "truncate",
+                                             "ceil"};
+constexpr llvm::StringLiteral kRound[] = {"round"};
+constexpr llvm::StringLiteral kMetal[] = {"metal4_kernel"};
+
+// Community-reported, not verified here (no device): the README's rule
+// table says so, and so does every finding.
+constexpr GraphTrapEntry kTraps[] = {
+    {kIdentity,
+     "floor, trunc and ceil execute as the identity on the GPU "
+     "delegate",
+     "apple/coreai-torch#10"},
+    {kRound,
+     "round rounds ties away from zero on the GPU delegate, unlike "
+     "torch (half to even)",
+     "apple/coreai-torch#10"},
+    {kMetal, "a custom Metal kernel runs on the GPU only",
+     "john-rocky/coreai-model-zoo GRAPH-CUSTOM-METAL-KERNEL; coreai-torch "
+     "writes such kernels as coreai.metal4_kernel"},
+};
+} // namespace
+
+llvm::ArrayRef<GraphTrapEntry> aimodel::passes::graphTraps() { return kTraps; }
+
+const GraphTrapEntry *aimodel::passes::graphTrapOf(llvm::StringRef opName,
+                                                   llvm::StringRef &kind) {
+  kind = opName.rsplit('.').second;
+  if (kind.empty())
+    kind = opName;
+  for (const GraphTrapEntry &trap : kTraps)
+    for (llvm::StringRef candidate : trap.kinds)
+      if (kind == candidate)
+        return &trap;
+  return nullptr;
+}
+
+void GraphTrapRule::visit(llvm::StringRef opName, llvm::StringRef function,
+                          uint64_t count) {
+  llvm::StringRef kind;
+  if (!count || !graphTrapOf(opName, kind))
+    return;
+  byKind[kind.str()] += count;
+  ops += count;
+  if (!function.empty())
+    perFunction[function.str()] += count;
+}
+
+std::optional<IRFinding> GraphTrapRule::finish() const {
+  if (!ops)
+    return std::nullopt;
+  IRFinding finding;
+  finding.ruleId = "AIM015";
+  finding.ops = ops;
+  std::string kinds;
+  for (const auto &[kind, count] : byKind)
+    kinds += (kinds.empty() ? "" : ", ") + kind + " " + std::to_string(count);
+  finding.message = countPhrase(ops, 0) +
+                    " of kinds public reports say misbehave on some compute "
+                    "units (" +
+                    kinds + ")";
+  if (!perFunction.empty())
+    finding.message += "; by function: " + perFunctionPhrase(perFunction);
+  // What each trap present is reported to do, and where.
+  std::set<const GraphTrapEntry *> present;
+  for (const auto &[kind, count] : byKind) {
+    llvm::StringRef k;
+    if (const GraphTrapEntry *trap = graphTrapOf(kind, k))
+      present.insert(trap);
+  }
+  for (const GraphTrapEntry &trap : kTraps)
+    if (present.count(&trap))
+      finding.message +=
+          "; " + trap.what.str() + " (" + trap.source.str() + ")";
+  finding.message += "; community-reported, not verified here";
+  return finding;
+}
