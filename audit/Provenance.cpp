@@ -144,25 +144,32 @@ void aimodel::audit::linkSources(AuditReport &report,
       compiled.push_back({&found, report,
                           report ? report->sourceHash : readSourceHash(found)});
   }
-  std::multimap<std::string, Source *> byHash, byStem;
+  // By hash: the first source by path, and the one of each stem (copies
+  // of one asset share a hash; a tree may hold thousands).
+  std::map<std::string, Source *> byHash;
+  std::map<std::pair<std::string, std::string>, Source *> byHashAndStem;
+  std::multimap<std::string, Source *> byStem;
   for (Source &source : sources) {
-    if (source.mainHash)
-      byHash.emplace(*source.mainHash, &source);
-    byStem.emplace(assetStem(source.found->kindName()), &source);
+    std::string stem = assetStem(source.found->kindName());
+    if (source.mainHash) {
+      byHash.try_emplace(*source.mainHash, &source);
+      byHashAndStem.try_emplace({*source.mainHash, stem}, &source);
+    }
+    byStem.emplace(stem, &source);
   }
 
   for (const Compiled &bundle : compiled) {
     std::string stem = assetStem(bundle.found->kindName());
     Source *linked = nullptr;
     if (bundle.sourceHash) {
-      auto [begin, end] =
-          byHash.equal_range(llvm::StringRef(*bundle.sourceHash).lower());
       // Several sources with one hash (copies): the one of the same stem,
       // else the first by path.
-      for (auto it = begin; it != end; ++it)
-        if (!linked || (assetStem(it->second->found->kindName()) == stem &&
-                        assetStem(linked->found->kindName()) != stem))
-          linked = it->second;
+      std::string hash = llvm::StringRef(*bundle.sourceHash).lower();
+      if (auto it = byHashAndStem.find({hash, stem});
+          it != byHashAndStem.end())
+        linked = it->second;
+      else if (auto first = byHash.find(hash); first != byHash.end())
+        linked = first->second;
     }
     if (linked && linked->audited)
       linked->audited->compiled.push_back(bundle.found->path);

@@ -53,16 +53,20 @@ run_all() { # BIN LOGDIR
   local i=0 cmd
   for cmd in "${commands[@]}"; do
     rm -rf "$work/OUT.aimodel"
+    local rc=0
     # shellcheck disable=SC2086
-    "$1" $cmd > "$2/$i.out" 2> "$2/$i.err"; echo $? > "$2/$i.rc"
+    "$1" $cmd > "$2/$i.out" 2> "$2/$i.err" || rc=$?
+    echo "$rc" > "$2/$i.rc"
     i=$((i + 1))
   done
+  local rc=0
   "$(dirname "$1")/aimodel-opt" "$legacy/main.mlirb" \
-    --aimodel-legacy-debug-location > /dev/null 2> "$2/opt.err"
-  echo $? > "$2/opt.rc"
+    --aimodel-legacy-debug-location > /dev/null 2> "$2/opt.err" || rc=$?
+  echo "$rc" > "$2/opt.rc"
 }
 run_all "$build/bin/aimodel" "$work/dev"
 export -f run_all
+export legacy
 export commands_file="$work/commands"
 printf '%s\n' "${commands[@]}" > "$commands_file"
 libdir=$(llvm-config-22 --libdir)
