@@ -9,6 +9,7 @@
 
 #include "audit/ReportFormats.h"
 
+#include "support/MarkupText.h"
 #include "support/PathText.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -22,7 +23,8 @@ static const char kHexDigits[] = "0123456789abcdef";
 /// as XML 1.0 character data or attribute value. That form already turns
 /// invalid UTF-8 and C0 controls into "\xNN"; what XML 1.0 still forbids
 /// (U+FFFE, U+FFFF) or discourages (C1 controls) is written the same way,
-/// so any name yields a well-formed document.
+/// so any name yields a well-formed document; markup characters become
+/// character references.
 static std::string xmlEscape(llvm::StringRef text) {
   std::string out;
   out.reserve(text.size());
@@ -47,28 +49,11 @@ static std::string xmlEscape(llvm::StringRef text) {
       rest = rest.drop_front(3);
       continue;
     }
-    switch (b) {
-    case '&':
-      out += "&amp;";
-      break;
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    case '\'':
-      out += "&apos;";
-      break;
-    default:
-      out.push_back(static_cast<char>(b));
-    }
+    out.push_back(static_cast<char>(b));
     rest = rest.drop_front();
   }
-  return out;
+  // The markup characters as references (XML reads HTML's five alike).
+  return support::htmlEscape(out);
 }
 
 static std::string xmlPath(llvm::StringRef bytes) {

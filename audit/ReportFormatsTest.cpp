@@ -287,7 +287,7 @@ TEST(JUnit, EscapesEverythingItQuotes) {
             std::string::npos);
   EXPECT_NE(xml.find("<failure type=\"AIM003\" message=\"main.hash: "),
             std::string::npos);
-  EXPECT_NE(xml.find("no producer &lt;&amp;&quot;&apos;&gt; [AIM001"),
+  EXPECT_NE(xml.find("no producer &lt;&amp;&quot;&#39;&gt; [AIM001"),
             std::string::npos);
   EXPECT_NE(xml.find("x,y:z%0A\\x0d\\x01\\xef\\xbf\\xbe: info"),
             std::string::npos);

@@ -33,6 +33,33 @@ llvm::StringRef aimodel::graphdiff::statusName(GraphStatus status) {
   return "different";
 }
 
+DiffTotals aimodel::graphdiff::totalsOf(const DiffResult &result) {
+  DiffTotals totals;
+  for (const GraphComparison &graph : result.graphs) {
+    ++totals.graphs[static_cast<int>(graph.status)];
+    totals.ops.identical += graph.counts.identical;
+    totals.ops.modified += graph.counts.modified;
+    totals.ops.added += graph.counts.added;
+    totals.ops.removed += graph.counts.removed;
+  }
+  return totals;
+}
+
+std::string aimodel::graphdiff::summaryText(const DiffResult &result) {
+  DiffTotals t = totalsOf(result);
+  auto count = [&](GraphStatus status) {
+    return std::to_string(t.graphs[static_cast<int>(status)]);
+  };
+  return std::to_string(result.graphs.size()) +
+         (result.graphs.size() == 1 ? " graph" : " graphs") +
+         " compared: " + count(GraphStatus::Identical) + " identical, " +
+         count(GraphStatus::Different) + " different, " +
+         count(GraphStatus::Added) + " added, " + count(GraphStatus::Removed) +
+         " removed; ops: " + std::to_string(t.ops.modified) + " modified, " +
+         std::to_string(t.ops.added) + " added, " +
+         std::to_string(t.ops.removed) + " removed";
+}
+
 llvm::StringRef aimodel::graphdiff::kindName(ChangeKind kind) {
   switch (kind) {
   case ChangeKind::Modified:
@@ -241,13 +268,7 @@ void aimodel::graphdiff::writeTextReport(llvm::raw_ostream &os,
      << paint(identical ? kGreen : kRed)
      << (identical ? "identical" : "different") << paint.reset() << "\n";
 
-  uint64_t byStatus[4] = {0, 0, 0, 0};
-  Counts total;
   for (const GraphComparison &graph : result.graphs) {
-    ++byStatus[static_cast<int>(graph.status)];
-    total.modified += graph.counts.modified;
-    total.added += graph.counts.added;
-    total.removed += graph.counts.removed;
     // Identical graphs are only counted: a model has many.
     if (graph.status == GraphStatus::Identical)
       continue;
@@ -304,11 +325,5 @@ void aimodel::graphdiff::writeTextReport(llvm::raw_ostream &os,
          << " not listed (--max-items " << options.maxItems
          << "; --format json lists all)\n";
   }
-  os << plural(result.graphs.size(), "graph")
-     << " compared: " << byStatus[static_cast<int>(GraphStatus::Identical)]
-     << " identical, " << byStatus[static_cast<int>(GraphStatus::Different)]
-     << " different, " << byStatus[static_cast<int>(GraphStatus::Added)]
-     << " added, " << byStatus[static_cast<int>(GraphStatus::Removed)]
-     << " removed; ops: " << total.modified << " modified, " << total.added
-     << " added, " << total.removed << " removed\n";
+  os << summaryText(result) << "\n";
 }

@@ -46,6 +46,17 @@ bool allIdentical(const DiffResult &result);
 bool spansFiles(const DiffResult &result);
 
 llvm::StringRef statusName(GraphStatus status); ///< "identical", "added", ...
+
+/// Graphs by status (indexed by GraphStatus) and ops by kind, over all graphs.
+struct DiffTotals {
+  uint64_t graphs[4] = {0, 0, 0, 0};
+  Counts ops;
+};
+DiffTotals totalsOf(const DiffResult &result);
+
+/// "2 graphs compared: 1 identical, 1 different, 0 added, 0 removed; ops: 2
+/// modified, 1 added, 1 removed": every report's summary sentence.
+std::string summaryText(const DiffResult &result);
 llvm::StringRef kindName(ChangeKind kind);      ///< "modified", ...
 
 /// The changes listed for one module, in graph order.

@@ -109,15 +109,9 @@ void aimodel::graphdiff::writeHtmlReport(llvm::raw_ostream &os,
                                          const ReportOptions &options) {
   bool identical = allIdentical(result);
   const char *verdict = identical ? "identical" : "different";
-  uint64_t byStatus[4] = {0, 0, 0, 0};
-  Counts total;
-  for (const GraphComparison &graph : result.graphs) {
-    ++byStatus[static_cast<int>(graph.status)];
-    total.identical += graph.counts.identical;
-    total.modified += graph.counts.modified;
-    total.added += graph.counts.added;
-    total.removed += graph.counts.removed;
-  }
+  DiffTotals totals = totalsOf(result);
+  const auto &byStatus = totals.graphs;
+  const Counts &total = totals.ops;
 
   os << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
         "charset=\"utf-8\">\n"
@@ -130,12 +124,8 @@ void aimodel::graphdiff::writeHtmlReport(llvm::raw_ostream &os,
      << "<p id=\"verdict\" class=\"verdict " << verdict
      << "\">Verdict: " << verdict << "</p>\n";
 
-  os << "<h2>Summary</h2>\n<p id=\"totals\">" << result.graphs.size()
-     << (result.graphs.size() == 1 ? " graph" : " graphs")
-     << " compared: " << byStatus[0] << " identical, " << byStatus[1]
-     << " different, " << byStatus[2] << " added, " << byStatus[3]
-     << " removed; ops: " << total.modified << " modified, " << total.added
-     << " added, " << total.removed << " removed.</p>\n<table id=\"summary\">\n"
+  os << "<h2>Summary</h2>\n<p id=\"totals\">" << summaryText(result)
+     << ".</p>\n<table id=\"summary\">\n"
      << "<tr><th></th><th>identical</th><th>different</th><th>added</th>"
         "<th>removed</th></tr>\n<tr><th>graphs</th>";
   for (uint64_t n : byStatus) // in GraphStatus order

@@ -31,25 +31,10 @@ void aimodel::graphdiff::writeMarkdownReport(llvm::raw_ostream &os,
                                              const ReportOptions &options) {
   bool identical = allIdentical(result);
   bool manyFiles = spansFiles(result);
-  uint64_t byStatus[4] = {0, 0, 0, 0};
-  Counts total;
-  for (const GraphComparison &graph : result.graphs) {
-    ++byStatus[static_cast<int>(graph.status)];
-    total.modified += graph.counts.modified;
-    total.added += graph.counts.added;
-    total.removed += graph.counts.removed;
-  }
   os << "### aimodel diff: " << (identical ? "✅ identical" : "❌ different")
      << "\n\n";
   os << md(options.golden) << " → " << md(options.candidate) << "\n\n";
-  os << "**" << result.graphs.size()
-     << (result.graphs.size() == 1 ? " graph" : " graphs")
-     << " compared: " << byStatus[static_cast<int>(GraphStatus::Identical)]
-     << " identical, " << byStatus[static_cast<int>(GraphStatus::Different)]
-     << " different, " << byStatus[static_cast<int>(GraphStatus::Added)]
-     << " added, " << byStatus[static_cast<int>(GraphStatus::Removed)]
-     << " removed; ops: " << total.modified << " modified, " << total.added
-     << " added, " << total.removed << " removed.**\n\n";
+  os << "**" << summaryText(result) << ".**\n\n";
   if (result.graphs.empty())
     return;
 

@@ -1,10 +1,14 @@
-"""Prints the visible text of a DOM that Chromium dumped: one line per block
-element, table cells joined with " | ", style contents left out. Fails on a
-DOM with no <body> (Chromium did not render the page)."""
+"""The visible text of HTML: one line per block element, table cells joined
+with " | ", style and script contents left out; the tags met are kept in
+`tags`. Run as a script, prints the text of a DOM that Chromium dumped and
+fails on one with no <body> (Chromium did not render the page).
+
+  html_text.py DOM.html
+"""
 import html.parser
 import sys
 
-BLOCKS = {"p", "h1", "h2", "h3", "tr", "div", "title", "li"}
+BLOCKS = {"p", "h1", "h2", "h3", "h4", "tr", "div", "title", "li"}
 
 
 class Text(html.parser.HTMLParser):
@@ -13,8 +17,10 @@ class Text(html.parser.HTMLParser):
         self.lines, self.line, self.cells = [], "", None
         self.skip = 0
         self.body = False
+        self.tags = set()
 
     def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
         if tag == "body":
             self.body = True
         if tag in ("style", "script", "head"):
@@ -50,9 +56,16 @@ class Text(html.parser.HTMLParser):
         self.line = ""
 
 
-parser = Text()
-parser.feed(open(sys.argv[1], encoding="utf-8").read())
-parser.flush()
-if not parser.body:
-    sys.exit("no <body> in the dumped DOM")
-print("\n".join(parser.lines))
+def visible_text(html_text):
+    """(lines, tags met) of an HTML document or fragment."""
+    parser = Text()
+    parser.feed(html_text)
+    parser.flush()
+    return parser
+
+
+if __name__ == "__main__":
+    parser = visible_text(open(sys.argv[1], encoding="utf-8").read())
+    if not parser.body:
+        sys.exit("no <body> in the dumped DOM")
+    print("\n".join(parser.lines))
