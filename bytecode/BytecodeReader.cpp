@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bytecode/BytecodeDecoder.h"
+#include "support/FileSystem.h"
 #include "support/GitLfsPointer.h"
 #include "support/SafeFile.h"
 
@@ -556,7 +557,8 @@ void BytecodeFile::releasePages(Span span) const {
   end = std::min(end, highest);
   // A read-only private mapping: dropping pages loses nothing.
   if (start < end)
-    ::madvise(reinterpret_cast<void *>(start), end - start, MADV_DONTNEED);
+    support::dropMappedPages(reinterpret_cast<const void *>(start),
+                             end - start);
 }
 
 llvm::Expected<BlobData> BytecodeFile::blobData(uint32_t group,

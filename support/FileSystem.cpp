@@ -16,6 +16,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -322,6 +323,15 @@ void adviseSequentialRead(int fd) {
   ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #else
   (void)fd;
+#endif
+}
+
+void dropMappedPages(const void *start, size_t length) {
+  void *at = const_cast<void *>(start);
+#if defined(AIMODEL_LINUX) || defined(AIMODEL_MACOS)
+  ::madvise(at, length, MADV_DONTNEED);
+#else
+  ::posix_madvise(at, length, POSIX_MADV_DONTNEED);
 #endif
 }
 

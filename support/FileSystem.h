@@ -105,6 +105,11 @@ std::string pathOfOpenFile(int fd);
 /// Tells the kernel `fd` will be read once, front to back.
 void adviseSequentialRead(int fd);
 
+/// Gives back the pages of [start, start + length) of a read-only private
+/// mapping (nothing is lost: they are read again if touched). Linux and
+/// macOS drop them (madvise DONTNEED); plain POSIX only advises.
+void dropMappedPages(const void *start, size_t length);
+
 /// True when this build uses only the plain POSIX fallbacks above.
 bool usesPosixFallbacks();
 
