@@ -66,8 +66,12 @@ struct RunRecord {
   unsigned shardIndex = 0, shardCount = 0; ///< --shard K/N; 0: unsharded
   bool preCommit = false;
   std::optional<std::string> configFile; ///< the config applied, if any
+  /// The config's severity overrides, "RULE=LEVEL", by rule ID.
+  std::vector<std::string> configSeverity;
   unsigned suppressedByConfig = 0;
+  std::optional<std::string> baselineFile; ///< --baseline, if given
   unsigned suppressedByBaseline = 0;
+  bool metadataOnly = false;
   /// --severity RULE=LEVEL, as given, in order.
   std::vector<std::string> severityOverrides;
 };
@@ -132,6 +136,10 @@ void writePreCommitReport(llvm::raw_ostream &os, const AuditReport &report,
 
 /// The "run" object of the JSON report (and of SARIF's run properties).
 nlohmann::ordered_json runJson(const RunRecord &run);
+
+/// The severity `rule` is reported at in a run: its default, then the
+/// config's severity, then --severity, the last of each winning.
+Severity severityInRun(const Rule &rule, const RunRecord &run);
 
 /// The "aimodel-audit/1" JSON document.
 nlohmann::ordered_json toJson(const AuditReport &report,

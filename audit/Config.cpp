@@ -4,6 +4,7 @@
 #include "audit/Provenance.h"
 #include "audit/ReportFiles.h"
 
+#include "support/FileSystem.h"
 #include "support/PathText.h"
 #include "support/SafeFile.h"
 
@@ -16,6 +17,8 @@
 #include "llvm/Support/Path.h"
 
 #include <cerrno>
+#include <cstdio>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -41,13 +44,24 @@ llvm::Expected<llvm::GlobPattern> compileGlob(llvm::StringRef pattern) {
   return llvm::GlobPattern::create(pattern, MaxGlobAlternatives);
 }
 
-/// U+0020-like characters that make a reason look given when it is not.
+/// Characters that show nothing, so a reason of only these looks given when
+/// it is not: Unicode's white space, its default-ignorable code points
+/// (format controls, variation selectors, fillers, tags) and the blanks
+/// that render as empty cells (braille blank, Hangul fillers).
 bool isBlankCodePoint(uint32_t c) {
-  return c == 0x09 || c == 0x0A || c == 0x0B || c == 0x0C || c == 0x0D ||
-         c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 || c == 0x180E ||
-         (c >= 0x2000 && c <= 0x200F) || c == 0x2028 || c == 0x2029 ||
-         c == 0x202F || c == 0x205F || c == 0x2060 || c == 0x3000 ||
-         c == 0xFEFF;
+  static const std::pair<uint32_t, uint32_t> kBlank[] = {
+      {0x09, 0x0D},       {0x20, 0x20},       {0x85, 0x85},
+      {0xA0, 0xA0},       {0xAD, 0xAD},       {0x34F, 0x34F},
+      {0x61C, 0x61C},     {0x115F, 0x1160},   {0x1680, 0x1680},
+      {0x17B4, 0x17B5},   {0x180B, 0x180F},   {0x2000, 0x200F},
+      {0x2028, 0x202F},   {0x205F, 0x206F},   {0x2800, 0x2800},
+      {0x3000, 0x3000},   {0x3164, 0x3164},   {0xFE00, 0xFE0F},
+      {0xFEFF, 0xFEFF},   {0xFFA0, 0xFFA0},   {0xFFF0, 0xFFF8},
+      {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0000, 0xE0FFF}};
+  for (auto [low, high] : kBlank)
+    if (c >= low && c <= high)
+      return true;
+  return false;
 }
 bool isBlankText(llvm::StringRef text) {
   const auto *p = reinterpret_cast<const llvm::UTF8 *>(text.begin());
@@ -211,6 +225,13 @@ std::optional<uint64_t> deviceOf(const std::string &dir) {
   return uint64_t(st.st_dev);
 }
 
+/// "0664": a file mode as chmod writes it.
+std::string octalMode(mode_t mode) {
+  char text[8];
+  std::snprintf(text, sizeof text, "%04o", unsigned(mode & 07777));
+  return text;
+}
+
 /// Refuses a config someone other than its reader (or root) could have
 /// written: it decides what the audit reports.
 llvm::Error checkTrusted(int fd, const std::string &file) {
@@ -226,22 +247,34 @@ llvm::Error checkTrusted(int fd, const std::string &file) {
                               "without it)",
                               name, st.st_uid, me));
   if (st.st_mode & (S_IWGRP | S_IWOTH))
-    return fail(llvm::formatv("{0}: refused: writable by {1} (mode {2:o}), "
+    return fail(llvm::formatv("{0}: refused: writable by {1} (mode {2}), "
                               "and a config decides what the audit reports "
                               "(chmod go-w it, or --no-config)",
                               name,
                               st.st_mode & S_IWOTH ? "anyone" : "its group",
-                              st.st_mode & 07777));
-  // Who may replace it: anyone who may write its folder (unless sticky).
-  std::string folder = path::parent_path(file, path::Style::posix).str();
+                              octalMode(st.st_mode)));
+  // Who may replace it: anyone who may write the folder that holds it
+  // (the file's real folder where the system can say: a named config may
+  // be a symlink), unless the folder is sticky.
+  std::string real = support::pathOfOpenFile(fd);
+  std::string folder =
+      path::parent_path(real.empty() ? file : real, path::Style::posix).str();
   if (folder.empty())
     folder = ".";
   struct stat dir;
-  if (::stat(folder.c_str(), &dir) == 0 &&
-      (dir.st_mode & (S_IWGRP | S_IWOTH)) && !(dir.st_mode & S_ISVTX) &&
-      dir.st_uid != me && dir.st_uid != 0)
-    return fail(llvm::formatv("{0}: refused: its folder is writable by "
-                              "others and owned by uid {1}, so anyone could "
+  if (::stat(folder.c_str(), &dir) != 0)
+    return fail(name +
+                ": cannot check its folder: " + support::errnoReason(errno));
+  bool sticky = dir.st_mode & S_ISVTX;
+  if ((dir.st_mode & S_IWOTH) && !sticky)
+    return fail(llvm::formatv("{0}: refused: its folder {1} is writable by "
+                              "anyone (mode {2}), so anyone could have put "
+                              "it there (--no-config audits without it)",
+                              name, support::printablePath(folder),
+                              octalMode(dir.st_mode)));
+  if ((dir.st_mode & S_IWGRP) && !sticky && dir.st_uid != me && dir.st_uid != 0)
+    return fail(llvm::formatv("{0}: refused: its folder is writable by its "
+                              "group and owned by uid {1}, so others could "
                               "have put it there (--no-config audits "
                               "without it)",
                               name, dir.st_uid));
@@ -249,10 +282,12 @@ llvm::Error checkTrusted(int fd, const std::string &file) {
 }
 } // namespace
 
-llvm::Expected<Config> aimodel::audit::loadConfig(llvm::StringRef file) {
+llvm::Expected<Config> aimodel::audit::loadConfig(llvm::StringRef file,
+                                                  bool followSymlink) {
   std::string name = support::printablePath(file);
   llvm::Expected<support::RegularFile> opened =
-      support::openRegularFile(file, support::Symlinks::Follow);
+      support::openRegularFile(file, followSymlink ? support::Symlinks::Follow
+                                                   : support::Symlinks::Refuse);
   if (!opened)
     return fail(name + ": " + llvm::toString(opened.takeError()));
   if (llvm::Error error = checkTrusted(opened->fd.get(), file.str()))
@@ -273,7 +308,20 @@ aimodel::audit::findConfig(llvm::StringRef cwd, llvm::StringRef home) {
   // (the first holding .git), never above a home directory, never onto
   // another file system; without a repository only the working directory.
   std::string start = absoluteLexical(".", cwd);
-  std::string homeDir = home.empty() ? "" : absoluteLexical(home, "/");
+  // The home folder by identity, not by spelling (a symlinked HOME or
+  // working directory must not move the limit); without HOME, the
+  // account's.
+  std::string homePath = home.str();
+  if (homePath.empty())
+    if (const struct passwd *account = ::getpwuid(::geteuid()))
+      homePath = account->pw_dir ? account->pw_dir : "";
+  struct stat homeStat;
+  bool haveHome = !homePath.empty() && ::stat(homePath.c_str(), &homeStat) == 0;
+  auto isHome = [&](const std::string &dir) {
+    struct stat st;
+    return haveHome && ::stat(dir.c_str(), &st) == 0 &&
+           st.st_dev == homeStat.st_dev && st.st_ino == homeStat.st_ino;
+  };
   std::optional<uint64_t> device = deviceOf(start);
   std::vector<std::string> folders;
   bool inRepository = false;
@@ -287,7 +335,7 @@ aimodel::audit::findConfig(llvm::StringRef cwd, llvm::StringRef home) {
       inRepository = true;
       break;
     }
-    if (dir == "/" || dir == homeDir)
+    if (dir == "/" || isHome(dir))
       break;
     llvm::StringRef parent = path::parent_path(dir, path::Style::posix);
     std::string up = parent.empty() ? "/" : parent.str();
@@ -304,7 +352,9 @@ aimodel::audit::findConfig(llvm::StringRef cwd, llvm::StringRef home) {
       return found.takeError();
     if (!*found)
       continue;
-    llvm::Expected<Config> config = loadConfig(candidate);
+    // Found, not named: a symlink is not followed (it could lead anywhere).
+    llvm::Expected<Config> config =
+        loadConfig(candidate, /*followSymlink=*/false);
     if (!config)
       return config.takeError();
     return std::optional<Config>(std::move(*config));

@@ -59,12 +59,14 @@ struct Config {
 /// "FILE: ignore[2]: needs a non-empty \"reason\"".
 llvm::Expected<Config> parseConfig(llvm::StringRef text, llvm::StringRef file);
 
-/// Reads and parses the config at `path` (followed if a symlink; at most
-/// 1 MiB), refusing one that someone else could have written: not owned by
-/// the user running the audit or by root, writable by its group or by
-/// anyone, or in a folder others may write (not sticky) and do own. A
+/// Reads and parses the config at `path` (at most 1 MiB; a symlink followed
+/// only with `followSymlink`, for a config the user named), refusing one
+/// that someone else could have written: not owned by the user running the
+/// audit or by root, writable by its group or by anyone, in a folder anyone
+/// may write (not sticky), or in a group-writable one someone else owns. A
 /// config decides what the audit reports.
-llvm::Expected<Config> loadConfig(llvm::StringRef path);
+llvm::Expected<Config> loadConfig(llvm::StringRef path,
+                                  bool followSymlink = true);
 
 /// The project's config, for an audit run in `cwd` (made absolute if it is
 /// not): the nearest .aimodel.json from `cwd` up to the repository's root

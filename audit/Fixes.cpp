@@ -20,6 +20,12 @@ std::string aimodel::audit::fixFor(const Finding &finding,
                                    const BundleReport &bundle) {
   const Rule &rule = *finding.rule;
   bool compiled = bundle.kind == bundle::BundleKind::CompiledAsset;
+  // An unfetched git-LFS object: rewriting the hash would "fix" the wrong
+  // thing (the message names the pointer; support/GitLfsPointer.h).
+  if ((&rule == &rules::HashMismatch || &rule == &rules::UnreadableIR) &&
+      llvm::StringRef(finding.message).contains("git-LFS"))
+    return "Fetch the file with `git lfs pull`: the repository holds a "
+           "pointer to it, not the file.";
   if (&rule == &rules::DebugPayload && compiled)
     return "Compiled bundles cannot be stripped: recompile from a source "
            ".aimodel without debug payload (a copy made with `aimodel strip`, "

@@ -28,11 +28,28 @@ static std::string htmlText(llvm::StringRef bytes) {
   return support::htmlEscape(support::printableText(bytes));
 }
 
-/// `arg` for a POSIX shell: single-quoted, a quote as '\''.
-static std::string shellQuote(llvm::StringRef arg) {
-  std::string out = "'";
-  for (char c : arg)
-    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+/// `path` as one argument a shell reads back exactly: single-quoted (a
+/// quote as '\''), or, holding bytes that do not print, in bash's $'...'
+/// with those as \xNN; "./" first when it would read as an option.
+static std::string shellQuote(llvm::StringRef path) {
+  std::string arg = path.starts_with("-") ? "./" + path.str() : path.str();
+  if (support::printableText(arg) == arg) {
+    std::string out = "'";
+    for (char c : arg)
+      out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+  }
+  static const char kHex[] = "0123456789abcdef";
+  std::string out = "$'";
+  for (unsigned char b : arg) {
+    if (b >= 0x20 && b < 0x7f && b != '\'' && b != '\\') {
+      out.push_back(char(b));
+    } else {
+      out += "\\x";
+      out.push_back(kHex[b >> 4]);
+      out.push_back(kHex[b & 15]);
+    }
+  }
   return out + "'";
 }
 
@@ -178,8 +195,9 @@ void aimodel::audit::writeHtmlReport(llvm::raw_ostream &os,
             "aimodel strip " + shellQuote(in) + " -o " +
             shellQuote(in.substr(0, in.size() - 8) + ".stripped.aimodel"));
       }
+    // Quoted for the shell already: only the markup is escaped.
     for (const std::string &command : commands)
-      os << htmlPath(command) << "\n";
+      os << support::htmlEscape(command) << "\n";
     os << "</pre>\n";
   }
 

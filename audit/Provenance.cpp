@@ -10,6 +10,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 
 #include <algorithm>
 #include <map>
@@ -50,10 +51,12 @@ aimodel::audit::staleCompilerMessage(llvm::StringRef producer,
   if (!(a < b))
     return std::nullopt;
   return llvm::formatv(
-             "compiled by {0}, older than {1}: reported to fail to specialize "
-             "on Xcode 27 beta 3 and later (Apple radar 181264112, as quoted "
-             "by john-rocky/coreai-model-zoo cli/DOCTOR_RULES.md "
-             "AOTC-STALE-TOOLCHAIN); community-reported, not verified here",
+             "compiled by {0}, older than {1}: bundles compiled by Xcode 27 "
+             "beta 2 or earlier (older than coreai-build-3600.75.3) are "
+             "reported to fail to specialize on beta 3 and later (Apple "
+             "radar 181264112, as quoted by john-rocky/coreai-model-zoo "
+             "cli/DOCTOR_RULES.md AOTC-STALE-TOOLCHAIN); community-reported, "
+             "not verified here",
              support::printableText(producer), floor)
       .str();
 }
@@ -90,26 +93,36 @@ std::optional<std::string> readMainHash(const bundle::FoundBundle &found) {
   return llvm::toHex(*bytes, /*LowerCase=*/true);
 }
 
-/// sourceHash of a compiled bundle this run did not audit.
+/// sourceHash of a compiled bundle this run did not audit, read as the
+/// audit reads metadata.json (strictly: what it refuses, AIM005, has none).
 std::optional<std::string> readSourceHash(const bundle::FoundBundle &found) {
   if (found.entryType != bundle::DirEntry::Type::Directory)
     return std::nullopt;
-  llvm::Expected<std::string> text = bundle::readSmallFile(
-      bundle::joinPath(found.path, "metadata.json"), /*maxBytes=*/1 << 20);
-  if (!text) {
-    llvm::consumeError(text.takeError());
+  bundle::MetadataResult parsed =
+      bundle::loadMetadata(bundle::joinPath(found.path, "metadata.json"));
+  if (!parsed.object)
     return std::nullopt;
-  }
-  nlohmann::json metadata = nlohmann::json::parse(*text, nullptr, false);
-  if (!metadata.is_object())
-    return std::nullopt;
-  return bundle::stringField(metadata, "sourceHash");
+  return bundle::stringField(*parsed.object, "sourceHash");
 }
 
-bool hasLegacyLocations(const BundleReport &report) {
-  return llvm::any_of(report.findings, [](const Finding &f) {
-    return f.rule == &rules::LegacyDebugLocation;
-  });
+llvm::StringRef folderOf(llvm::StringRef path) {
+  return llvm::sys::path::parent_path(path, llvm::sys::path::Style::posix);
+}
+
+/// "a, b, c and 7 more": a few paths of a list that may be long.
+std::string somePaths(const std::vector<const bundle::FoundBundle *> &found) {
+  constexpr size_t kShown = 3;
+  std::string text;
+  for (size_t i = 0; i < found.size() && i < kShown; ++i)
+    text += (i ? ", " : "") + support::printablePath(found[i]->path);
+  if (found.size() > kShown)
+    text += " and " + std::to_string(found.size() - kShown) + " more";
+  return text;
+}
+
+bool hasRule(const BundleReport &report, const Rule &rule) {
+  return llvm::any_of(report.findings,
+                      [&](const Finding &f) { return f.rule == &rule; });
 }
 
 Finding info(const Rule &rule, std::string message) {
@@ -125,8 +138,9 @@ void aimodel::audit::linkSources(AuditReport &report,
   for (BundleReport &bundle : report.bundles)
     audited[bundle.path] = &bundle;
   // Every portable asset of the run, by identity and by stem; and every
-  // compiled bundle with its sourceHash. Bundles another shard audits are
-  // read here (a main.hash, a metadata.json), so every shard links alike.
+  // compiled bundle with its sourceHash. The identity is the main.hash as
+  // stored, read alike whoever audits the bundle (this run, another shard,
+  // --metadata-only), so every shard links alike.
   std::vector<Source> sources;
   struct Compiled {
     const bundle::FoundBundle *found;
@@ -138,80 +152,108 @@ void aimodel::audit::linkSources(AuditReport &report,
     auto it = audited.find(found.path);
     BundleReport *report = it == audited.end() ? nullptr : it->second;
     if (found.kind == bundle::BundleKind::Asset)
-      sources.push_back(
-          {&found, report, report ? report->mainHash : readMainHash(found)});
+      sources.push_back({&found, report,
+                         report && report->mainHash ? report->mainHash
+                                                    : readMainHash(found)});
     else if (found.kind == bundle::BundleKind::CompiledAsset)
       compiled.push_back({&found, report,
-                          report ? report->sourceHash : readSourceHash(found)});
+                          report && report->sourceHash
+                              ? report->sourceHash
+                              : readSourceHash(found)});
   }
-  // By hash: the first source by path, and the one of each stem (copies
-  // of one asset share a hash; a tree may hold thousands).
-  std::map<std::string, Source *> byHash;
-  std::map<std::pair<std::string, std::string>, Source *> byHashAndStem;
-  std::multimap<std::string, Source *> byStem;
+  // Candidates by (hash, stem) and by hash, in path order; by stem.
+  std::map<std::pair<std::string, std::string>, std::vector<Source *>>
+      byHashAndStem;
+  std::map<std::string, std::vector<Source *>> byHash;
+  std::map<std::string, std::vector<const bundle::FoundBundle *>> byStem;
   for (Source &source : sources) {
     std::string stem = assetStem(source.found->kindName());
     if (source.mainHash) {
-      byHash.try_emplace(*source.mainHash, &source);
-      byHashAndStem.try_emplace({*source.mainHash, stem}, &source);
+      byHashAndStem[{*source.mainHash, stem}].push_back(&source);
+      byHash[*source.mainHash].push_back(&source);
     }
-    byStem.emplace(stem, &source);
+    byStem[stem].push_back(source.found);
   }
+  // Of several candidates (copies of one asset), the one beside the
+  // compiled bundle, else the first by path.
+  auto pick = [](const std::vector<Source *> &candidates,
+                 llvm::StringRef folder) {
+    for (Source *candidate : candidates)
+      if (folderOf(candidate->found->path) == folder)
+        return candidate;
+    return candidates.front();
+  };
+  // A source another shard audits is audited here once, for AIM002/AIM003.
+  std::map<const Source *, BundleReport> auditedHere;
+  auto reportOf = [&](Source &source) -> const BundleReport * {
+    if (source.audited)
+      return source.audited;
+    if (options.metadataOnly)
+      return nullptr;
+    auto [it, fresh] = auditedHere.try_emplace(&source);
+    if (fresh)
+      it->second = auditBundle(*source.found, options);
+    return &it->second;
+  };
 
   for (const Compiled &bundle : compiled) {
     std::string stem = assetStem(bundle.found->kindName());
+    std::string folder = folderOf(bundle.found->path).str();
     Source *linked = nullptr;
     if (bundle.sourceHash) {
-      // Several sources with one hash (copies): the one of the same stem,
-      // else the first by path.
       std::string hash = llvm::StringRef(*bundle.sourceHash).lower();
-      if (auto it = byHashAndStem.find({hash, stem});
-          it != byHashAndStem.end())
-        linked = it->second;
-      else if (auto first = byHash.find(hash); first != byHash.end())
-        linked = first->second;
+      if (auto it = byHashAndStem.find({hash, stem}); it != byHashAndStem.end())
+        linked = pick(it->second, folder);
+      else if (auto any = byHash.find(hash); any != byHash.end())
+        linked = pick(any->second, folder);
     }
     if (linked && linked->audited)
       linked->audited->compiled.push_back(bundle.found->path);
     if (!bundle.audited)
       continue; // another shard reports on it
     std::vector<Finding> &findings = bundle.audited->findings;
+    std::string sourceName =
+        support::printablePath(linked ? linked->found->path : std::string());
     if (linked) {
       bundle.audited->source = SourceLink{linked->found->path, "main.hash"};
-      // Whether the source carries 0.4.0 locations: its audit says so; a
-      // source another shard audits is audited here for it.
-      bool legacy = false;
-      if (linked->audited)
-        legacy = hasLegacyLocations(*linked->audited);
-      else if (!options.metadataOnly)
-        legacy = hasLegacyLocations(auditBundle(*linked->found, options));
-      if (legacy)
-        findings.push_back(
-            info(rules::CompiledBundle,
-                 "compiled from a legacy source: " +
-                     support::printablePath(linked->found->path) +
-                     " has coreai-torch 0.4.0 call-stack locations (AIM002); "
-                     "recompile from a stripped copy of it"));
+      // What the source's own audit says of it.
+      if (const BundleReport *source = reportOf(*linked)) {
+        if (hasRule(*source, rules::LegacyDebugLocation))
+          findings.push_back(
+              info(rules::CompiledBundle,
+                   "compiled from a legacy source: " + sourceName +
+                       " has coreai-torch 0.4.0 call-stack locations (AIM002); "
+                       "recompile from a stripped copy of it"));
+        if (hasRule(*source, rules::HashMismatch))
+          findings.push_back(
+              info(rules::CompiledBundle,
+                   "linked by the main.hash of " + sourceName +
+                       ", which is not the SHA-256 of its main.mlirb (AIM003): "
+                       "the source changed since, or its hash is wrong"));
+      }
       continue;
     }
-    auto [first, last] = byStem.equal_range(stem);
-    if (first != last) {
-      std::string names;
-      for (auto it = first; it != last; ++it)
-        names += (names.empty() ? "" : ", ") +
-                 support::printablePath(it->second->found->path);
-      findings.push_back(
-          info(rules::CompiledBundle,
-               "sourceHash matches no hash of " + names +
-                   "; what sourceHash covers is not known, so this is no sign "
-                   "that the source changed"));
+    auto sameStem = byStem.find(stem);
+    if (sameStem != byStem.end()) {
+      findings.push_back(info(
+          rules::CompiledBundle,
+          (bundle.sourceHash
+               ? "sourceHash matches no main.hash of " +
+                     somePaths(sameStem->second) +
+                     "; what sourceHash covers is not known, so this is no "
+                     "sign that the source changed"
+               : "metadata.json has no sourceHash: " +
+                     somePaths(sameStem->second) +
+                     " may be its source, but nothing links them")));
       continue;
     }
     findings.push_back(info(
         rules::CompiledWithoutSource,
-        "no source .aimodel in the audited paths (none whose main.hash is "
-        "its sourceHash, none named " +
-            stem +
+        "no source .aimodel in the audited paths (" +
+            std::string(bundle.sourceHash
+                            ? "none whose main.hash is its sourceHash, "
+                            : "no sourceHash, ") +
+            "none named " + stem +
             ".aimodel): strip cannot repair a compiled bundle; a fix needs "
             "the source and a recompile"));
   }

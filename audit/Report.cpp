@@ -155,14 +155,36 @@ nlohmann::ordered_json aimodel::audit::runJson(const RunRecord &run) {
   if (run.configFile) {
     nlohmann::ordered_json config = nlohmann::ordered_json::object();
     setPath(config, "file", *run.configFile);
+    config["severity"] = run.configSeverity;
     config["suppressed"] = run.suppressedByConfig;
     out["config"] = std::move(config);
   } else {
     out["config"] = nullptr;
   }
+  if (run.baselineFile) {
+    nlohmann::ordered_json baseline = nlohmann::ordered_json::object();
+    setPath(baseline, "file", *run.baselineFile);
+    out["baseline"] = std::move(baseline);
+  } else {
+    out["baseline"] = nullptr;
+  }
   out["baseline_suppressed"] = run.suppressedByBaseline;
+  out["metadata_only"] = run.metadataOnly;
   out["severity_overrides"] = run.severityOverrides;
   return out;
+}
+
+Severity aimodel::audit::severityInRun(const Rule &rule, const RunRecord &run) {
+  Severity severity = rule.severity;
+  for (const std::vector<std::string> *overrides :
+       {&run.configSeverity, &run.severityOverrides})
+    for (const std::string &item : *overrides) {
+      auto [id, level] = llvm::StringRef(item).split('=');
+      if (id == rule.id)
+        if (std::optional<Severity> parsed = parseSeverity(level))
+          severity = *parsed;
+    }
+  return severity;
 }
 
 nlohmann::ordered_json aimodel::audit::toJson(const AuditReport &report,

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <map>
 
 using namespace aimodel;
 using namespace aimodel::audit;
@@ -149,12 +150,23 @@ llvm::Error readRun(const Json &doc, ShardReport &shard) {
   auto config = run->find("config");
   if (config != run->end() && config->is_object()) {
     record.configFile = exactPath(*config, "file");
+    if (auto severity = config->find("severity");
+        severity != config->end() && severity->is_array())
+      for (const Json &o : *severity)
+        if (o.is_string())
+          record.configSeverity.push_back(o.get<std::string>());
     auto suppressed = config->find("suppressed");
     if (suppressed == config->end() || !suppressed->is_number_unsigned() ||
         suppressed->get<uint64_t>() > std::numeric_limits<unsigned>::max())
       return fail("run.config.suppressed is not a count");
     record.suppressedByConfig = suppressed->get<unsigned>();
   }
+  if (auto file = run->find("baseline");
+      file != run->end() && file->is_object())
+    record.baselineFile = exactPath(*file, "file");
+  auto metadataOnly = run->find("metadata_only");
+  record.metadataOnly = metadataOnly != run->end() &&
+                        metadataOnly->is_boolean() && bool(*metadataOnly);
   auto baseline = run->find("baseline_suppressed");
   if (baseline != run->end()) {
     if (!baseline->is_number_unsigned() ||
@@ -174,6 +186,37 @@ llvm::Error readRun(const Json &doc, ShardReport &shard) {
       shard.runFields["config"].is_object())
     shard.runFields["config"].erase("suppressed");
   shard.runFields.erase("baseline_suppressed");
+  return llvm::Error::success();
+}
+
+/// Every shard linked compiled bundles to sources over the whole run, so
+/// the merged links must agree both ways: a compiled bundle's source lists
+/// it, and every bundle a source lists names that source.
+llvm::Error checkLinks(const AuditReport &merged) {
+  std::map<std::string, const BundleReport *> byPath;
+  for (const BundleReport &bundle : merged.bundles)
+    byPath[bundle.path] = &bundle;
+  auto name = [](const std::string &path) {
+    return Json(support::printablePath(path)).dump();
+  };
+  for (const BundleReport &bundle : merged.bundles) {
+    if (bundle.source) {
+      auto it = byPath.find(bundle.source->path);
+      if (it == byPath.end() || it->second->kind != bundle::BundleKind::Asset ||
+          !llvm::is_contained(it->second->compiled, bundle.path))
+        return fail("the shards disagree on provenance: " + name(bundle.path) +
+                    " names " + name(bundle.source->path) +
+                    " as its source, which does not list it: edited?");
+    }
+    for (const std::string &compiled : bundle.compiled) {
+      auto it = byPath.find(compiled);
+      if (it == byPath.end() || !it->second->source ||
+          it->second->source->path != bundle.path)
+        return fail("the shards disagree on provenance: " + name(bundle.path) +
+                    " lists " + name(compiled) +
+                    " as compiled from it, which does not name it: edited?");
+    }
+  }
   return llvm::Error::success();
 }
 
@@ -232,10 +275,19 @@ llvm::Expected<ShardReport> readShard(const std::string &path,
           bundle.compiled.push_back(exactPath(one, "path"));
     const Json &findings = b["findings"];
     for (size_t j = 0; j < findings.size(); ++j) {
-      llvm::Expected<Finding> finding = readFinding(
-          findings[j], at + llvm::formatv(".findings[{0}]", j).str());
+      std::string where = at + llvm::formatv(".findings[{0}]", j).str();
+      llvm::Expected<Finding> finding = readFinding(findings[j], where);
       if (!finding)
         return inFile(finding.takeError());
+      // A rule is reported at one severity in a run: its default, or what
+      // the run's config and --severity made it.
+      Severity expected = severityInRun(*finding->rule, shard.report.run);
+      if (finding->severity != expected)
+        return inFile(fail(where + ": " + finding->rule->id.str() +
+                           " is reported at " +
+                           severityName(finding->severity).str() +
+                           ", but this run reports it at " +
+                           severityName(expected).str() + ": edited?"));
       ++counts[static_cast<int>(finding->severity)];
       bundle.findings.push_back(std::move(*finding));
     }
@@ -344,6 +396,8 @@ aimodel::audit::mergeReports(const std::vector<std::string> &paths,
     findings += bundle.findings.size();
   if (findings > std::numeric_limits<unsigned>::max())
     return fail("more findings than can be counted");
+  if (llvm::Error error = checkLinks(merged))
+    return error;
   recountSeverities(merged);
   return merged;
 }

@@ -49,10 +49,14 @@ void GraphTrapRule::visit(llvm::StringRef opName, llvm::StringRef function,
   llvm::StringRef kind;
   if (!count || !graphTrapOf(opName, kind))
     return;
-  byKind[kind.str()] += count;
-  ops += count;
+  // Saturating: counts from a stats.json may be anything up to 2^64-1.
+  auto add = [count](uint64_t &total) {
+    total = total > UINT64_MAX - count ? UINT64_MAX : total + count;
+  };
+  add(byKind[kind.str()]);
+  add(ops);
   if (!function.empty())
-    perFunction[function.str()] += count;
+    add(perFunction[function.str()]);
 }
 
 std::optional<IRFinding> GraphTrapRule::finish() const {

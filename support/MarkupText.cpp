@@ -42,6 +42,12 @@ std::string aimodel::support::markdownEscape(llvm::StringRef text) {
     // is a literal character (a text node of its own, so GFM's autolinks,
     // which look for "www.", "://" and "@" inside one text node, find
     // none).
+    // GFM links an e-mail address across escapes; an (invisible) comment
+    // after the '@' splits the text it looks in.
+    if (c == '@') {
+      out += "\\@<!-- -->";
+      continue;
+    }
     if ((c >= '!' && c <= '/') || (c >= ':' && c <= '@') ||
         (c >= '[' && c <= '`') || (c >= '{' && c <= '~')) {
       out += '\\';

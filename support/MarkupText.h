@@ -22,8 +22,9 @@ std::string htmlEscape(llvm::StringRef text);
 /// `text` as inline Markdown (CommonMark and GitHub's GFM, table cells
 /// included) that renders as that text: every ASCII punctuation character
 /// is backslash-escaped (no emphasis, code, link, image, raw HTML, entity,
-/// heading, table-cell end or GFM autolink can start), line breaks become
-/// spaces.
+/// heading, table-cell end or GFM autolink can start; an '@' is followed by
+/// an empty HTML comment, as GFM finds e-mail addresses across escapes),
+/// line breaks become spaces.
 std::string markdownEscape(llvm::StringRef text);
 
 } // namespace aimodel::support

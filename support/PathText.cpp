@@ -31,7 +31,20 @@ static std::string printable(llvm::StringRef bytes, bool escapeBackslash) {
     unsigned length = llvm::getNumBytesForUTF8(b);
     if (length <= static_cast<unsigned>(end - p) &&
         llvm::isLegalUTF8Sequence(p, p + length)) {
-      out.append(reinterpret_cast<const char *>(p), length);
+      // Characters that reorder or break the text around them (bidi
+      // controls, C1 controls, line separators) are written as bytes: a
+      // name must not display as another.
+      const llvm::UTF8 *at = p;
+      llvm::UTF32 c = 0;
+      llvm::convertUTF8Sequence(&at, p + length, &c, llvm::strictConversion);
+      bool hidden = (c >= 0x80 && c <= 0x9F) || c == 0x61C || c == 0x200E ||
+                    c == 0x200F || (c >= 0x2028 && c <= 0x202E) ||
+                    (c >= 0x2066 && c <= 0x2069);
+      for (unsigned i = 0; i < length; ++i)
+        if (hidden)
+          escapeByte(p[i]);
+        else
+          out.push_back(static_cast<char>(p[i]));
       p += length;
     } else {
       escapeByte(b);

@@ -20,6 +20,10 @@
 namespace aimodel::support {
 
 /// The text form: printable UTF-8 kept, anything else "\xNN", '\' as "\\".
+/// Not printable: C0 and C1 controls, and characters that reorder or break
+/// the text around them (bidi controls U+061C, U+200E-F, U+202A-E,
+/// U+2066-9; line and paragraph separators U+2028-9), so no name can
+/// display as another.
 std::string printablePath(llvm::StringRef bytes);
 
 /// The text form of prose that may quote bytes (messages, producers):

@@ -175,8 +175,17 @@ parseSeverityOverrides(const std::vector<std::string> &given) {
 }
 
 int runAudit(const AuditCommandOptions &options) {
-  if (!options.merge.empty())
+  if (!options.merge.empty()) {
+    // The shards decided these; given again they would be ignored.
+    if (!options.paths.empty() || !options.shard.empty() ||
+        options.metadataOnly || !options.baseline.empty() ||
+        !options.severity.empty() || !options.config.empty() ||
+        options.preCommit || options.forceIRImport)
+      return inputError("--merge takes only shard reports, --format, "
+                        "--fail-on and --sarif-root: what was audited, and "
+                        "how, is in the shards' run records");
     return runMerge(options);
+  }
   if (options.paths.empty())
     return inputError("no PATH given");
 
@@ -266,16 +275,27 @@ int runAudit(const AuditCommandOptions &options) {
     report.run.shardCount = shard->count;
   }
   report.run.severityOverrides = options.severity;
+  report.run.metadataOnly = options.metadataOnly;
+  if (!options.baseline.empty())
+    report.run.baselineFile = options.baseline;
   if (config) {
     audit::ConfigEffect effect = audit::applyConfig(*config, report, cwd);
     report.run.configFile = config->file;
     report.run.suppressedByConfig = effect.suppressedByConfig;
-    // Never silent: which file decided, and how much it hid.
+    std::string severities;
+    for (const auto &[id, severity] : config->severity) {
+      report.run.configSeverity.push_back(id + "=" +
+                                          audit::severityName(severity).str());
+      severities += (severities.empty() ? "" : ", ") + id + " reported as " +
+                    audit::severityName(severity).str();
+    }
+    // Never silent: which file decided, and what it changed.
     llvm::errs() << "aimodel audit: note: config "
                  << support::printablePath(config->file) << ": "
                  << effect.suppressedByConfig
                  << (effect.suppressedByConfig == 1 ? " finding" : " findings")
-                 << " suppressed by its ignore list\n";
+                 << " suppressed by its ignore list"
+                 << (severities.empty() ? "" : "; " + severities) << "\n";
     // An ignore that hides nothing is stale or mistyped; only a whole run
     // can tell (a shard or a commit sees part of the tree).
     if (!shard && !options.preCommit)
@@ -343,11 +363,13 @@ CommandRunner aimodel::cli::addAuditCommand(CLI::App &app) {
                 "Metadata and layout rules only: no hash, no IR");
   cmd->add_option("--shard", options->shard,
                   "K/N: audit only the K-th of N deterministic slices of the "
-                  "bundles found (join the JSON reports with --merge)");
+                  "bundles found (join the JSON reports with --merge)")
+      ->check(NonEmpty);
   cmd->add_option("--merge", options->merge,
                   "Join the JSON reports of shards into the whole run's "
                   "report, instead of auditing")
-      ->expected(1, -1);
+      ->expected(1, -1)
+      ->check(NonEmpty);
   CLI::Option *configOption =
       cmd->add_option("--config", options->config,
                       "Config file (default: the nearest .aimodel.json from "
@@ -361,6 +383,7 @@ CommandRunner aimodel::cli::addAuditCommand(CLI::App &app) {
                   "RULE=LEVEL: report RULE at LEVEL (error, warning, info); "
                   "repeatable, applied after the config's")
       ->take_all()
+      ->allow_extra_args(false)
       ->expected(1);
   cmd->add_option("--baseline", options->baseline,
                   "An earlier JSON report: its findings are not reported again")
