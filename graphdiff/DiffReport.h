@@ -57,7 +57,7 @@ DiffTotals totalsOf(const DiffResult &result);
 /// "2 graphs compared: 1 identical, 1 different, 0 added, 0 removed; ops: 2
 /// modified, 1 added, 1 removed": every report's summary sentence.
 std::string summaryText(const DiffResult &result);
-llvm::StringRef kindName(ChangeKind kind);      ///< "modified", ...
+llvm::StringRef kindName(ChangeKind kind); ///< "modified", ...
 
 /// The changes listed for one module, in graph order.
 struct ModuleGroup {
