@@ -196,6 +196,58 @@ TEST(Config, FindNeverLooksAboveTheHomeDirectory) {
   EXPECT_TRUE(unbounded->has_value());
 }
 
+TEST(Config, TheHomeLimitIsTheFolderNotItsSpelling) {
+  // HOME spelt through a symlink (or the working directory through one)
+  // still stops the search at the home folder itself.
+  aimodel::testing::ScratchDir dir;
+  dir.mkdir(".git");
+  dir.write(".aimodel.json", R"({"ignore": [{"path": "*", "reason": "r"}]})");
+  dir.mkdir("home/alice/project");
+  ASSERT_EQ(::symlink(dir.path("home").c_str(), dir.path("via").c_str()), 0);
+  for (auto [cwd, home] :
+       {std::pair{dir.path("home/alice/project"), dir.path("via/alice")},
+        std::pair{dir.path("via/alice/project"), dir.path("home/alice")}}) {
+    llvm::Expected<std::optional<Config>> found = findConfig(cwd, home);
+    ASSERT_TRUE(bool(found)) << llvm::toString(found.takeError());
+    EXPECT_FALSE(found->has_value()) << cwd << " with HOME " << home;
+  }
+}
+
+TEST(Config, AFoundConfigIsNeverASymlink) {
+  // A link planted in the repository could lead to any config on the
+  // machine: a found one is opened without following it (a named one,
+  // --config, is the user's choice).
+  aimodel::testing::ScratchDir dir;
+  dir.mkdir("repo/.git");
+  std::string elsewhere = dir.write(
+      "elsewhere.json", R"({"ignore": [{"path": "*", "reason": "r"}]})");
+  ASSERT_EQ(
+      ::symlink(elsewhere.c_str(), dir.path("repo/.aimodel.json").c_str()), 0);
+  llvm::Expected<std::optional<Config>> found = findConfig(dir.path("repo"));
+  ASSERT_FALSE(bool(found));
+  EXPECT_NE(llvm::toString(found.takeError()).find("symlink"),
+            std::string::npos);
+  EXPECT_TRUE(bool(loadConfig(dir.path("repo/.aimodel.json"))));
+}
+
+TEST(Config, AFolderAnyoneMayWriteIsNeverTrusted) {
+  // Whoever owns it (root here, or the user): anyone could have put the
+  // config there. Sticky folders (/tmp) are fine.
+  aimodel::testing::ScratchDir dir;
+  dir.mkdir("open/.git");
+  std::string file = dir.write("open/.aimodel.json",
+                               R"({"ignore": [{"path": "*", "reason": "r"}]})");
+  ASSERT_EQ(::chmod(dir.path("open").c_str(), 0777), 0);
+  llvm::Expected<Config> open = loadConfig(file);
+  ASSERT_FALSE(bool(open));
+  std::string error = llvm::toString(open.takeError());
+  EXPECT_NE(error.find("writable by anyone (mode 0777)"), std::string::npos)
+      << error;
+  ASSERT_EQ(::chmod(dir.path("open").c_str(), 01777), 0);
+  EXPECT_TRUE(bool(loadConfig(file)));
+  ASSERT_EQ(::chmod(dir.path("open").c_str(), 0755), 0);
+}
+
 TEST(Config, UntrustedConfigsAreRefusedNamingTheFile) {
   aimodel::testing::ScratchDir dir;
   dir.mkdir("repo/.git");
@@ -206,7 +258,8 @@ TEST(Config, UntrustedConfigsAreRefusedNamingTheFile) {
   llvm::Expected<std::optional<Config>> open = findConfig(dir.path("repo"));
   ASSERT_FALSE(bool(open));
   std::string error = llvm::toString(open.takeError());
-  EXPECT_EQ(error.rfind(file + ": refused: writable by anyone", 0), 0u)
+  EXPECT_EQ(error.rfind(file + ": refused: writable by anyone (mode 0666)", 0),
+            0u)
       << error;
   ASSERT_EQ(::chmod(file.c_str(), 0620), 0);
   llvm::Expected<Config> group = loadConfig(file);
@@ -246,7 +299,8 @@ TEST(Config, GlobsThatCanNeverMatchAreWarnedAbout) {
 
 TEST(Config, AReasonOfInvisibleCharactersIsNoReason) {
   for (const char *blank :
-       {"\u00a0", "\u200b", "\u200b\u00a0 ", "\u3000", "\ufeff"}) {
+       {"\u00a0", "\u200b", "\u200b\u00a0 ", "\u3000", "\ufeff", "\u00ad",
+        "\u034f", "\u115f", "\u2061", "\u2800", "\u3164", "\ufe0f", "\uffa0"}) {
     std::string text = std::string(R"({"ignore": [{"path": "a", "reason": ")") +
                        blank + "\"}]}";
     EXPECT_EQ(errorOf(text).find("needs a non-empty \"reason\""),
