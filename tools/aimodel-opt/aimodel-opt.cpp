@@ -25,6 +25,8 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <csignal>
+
 using namespace aimodel;
 
 static llvm::cl::opt<std::string> inputPath(llvm::cl::Positional,
@@ -57,7 +59,10 @@ static void printDiagnostic(mlir::Diagnostic &diag) {
 }
 
 int main(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
+  // A reader that went away (`| head`) is a write error, exit 2 with one
+  // line, never death by SIGPIPE nor LLVM's own pipe exit.
+  llvm::InitLLVM init(argc, argv, /*InstallPipeSignalExitHandler=*/false);
+  std::signal(SIGPIPE, SIG_IGN);
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
   mlir::registerPassManagerCLOptions();
@@ -113,6 +118,16 @@ int main(int argc, char **argv) {
   ir::privateLocationsToNameLocs(root.get());
   root->print(output->os(), mlir::OpPrintingFlags().printGenericOpForm());
   output->os() << "\n";
+  output->os().flush();
+  if (std::error_code writeError = output->os().error()) {
+    // Cleared, or the stream reports it fatally at exit.
+    output->os().clear_error();
+    llvm::errs() << "aimodel-opt: error: cannot write to "
+                 << (outputPath == "-" ? std::string("standard output")
+                                       : support::printablePath(outputPath))
+                 << ": " << writeError.message() << "\n";
+    return 2;
+  }
   output->keep();
   return 0;
 }
