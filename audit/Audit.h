@@ -56,6 +56,11 @@ struct BundleReport {
   std::optional<SourceLink> source;
   /// A portable asset's compiled bundles in the audited paths, by path.
   std::vector<std::string> compiled;
+
+  /// "path/file" of a finding, or the bundle path for one about the bundle.
+  std::string pathOf(const Finding &finding) const {
+    return finding.file.empty() ? path : path + "/" + finding.file;
+  }
 };
 
 /// What a run was asked and what changed its findings: recorded in the

@@ -365,10 +365,11 @@ void BundleAuditor::checkHash(const bundle::AssetLayout &layout,
   // the pointer names. Say that, so nobody "fixes" the hash.
   if (std::optional<support::GitLfsPointer> pointer = gitLfsPointer(*ir)) {
     if (pointer->oidSha256 == bundle::toHex(storedBytes))
-      message = llvm::formatv("{0} is the SHA-256 of the git-LFS object {1} "
-                              "points to (its oid), not of the pointer file: "
-                              "fetch it with `git lfs pull`",
-                              layout.hash, layout.ir);
+      message =
+          llvm::formatv("{0} is the SHA-256 of the git-LFS object {1} "
+                        "points to (its oid), not of the pointer file: "
+                        "{2}",
+                        layout.hash, layout.ir, support::kGitLfsFetchHint);
     else
       message += llvm::formatv("; {0} is {1}", layout.ir,
                                support::describeGitLfsPointer(*pointer));
@@ -404,8 +405,10 @@ void BundleAuditor::checkStatsTraps() {
         count->is_number_unsigned())
       rule.visit(name->get<std::string>(), "", count->get<uint64_t>());
   }
-  if (std::optional<passes::IRFinding> finding = rule.finish())
+  if (std::optional<passes::IRFinding> finding = rule.finish()) {
     add(rules::GraphTrap, finding->message, "stats.json");
+    report.findings.back().ops = finding->ops;
+  }
 }
 
 void BundleAuditor::checkUnexpected(const std::set<std::string> &known) {

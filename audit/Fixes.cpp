@@ -2,6 +2,7 @@
 
 #include "audit/Fixes.h"
 
+#include "support/GitLfsPointer.h"
 #include "support/PathText.h"
 
 using namespace aimodel;
@@ -23,7 +24,7 @@ std::string aimodel::audit::fixFor(const Finding &finding,
   // An unfetched git-LFS object: rewriting the hash would "fix" the wrong
   // thing (the message names the pointer; support/GitLfsPointer.h).
   if ((&rule == &rules::HashMismatch || &rule == &rules::UnreadableIR) &&
-      llvm::StringRef(finding.message).contains("git-LFS"))
+      llvm::StringRef(finding.message).ends_with(support::kGitLfsFetchHint))
     return "Fetch the file with `git lfs pull`: the repository holds a "
            "pointer to it, not the file.";
   if (&rule == &rules::DebugPayload && compiled)

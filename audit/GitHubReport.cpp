@@ -76,12 +76,9 @@ void aimodel::audit::writeGitHubReport(llvm::raw_ostream &os,
                                        const AuditReport &report) {
   for (const BundleReport &bundle : report.bundles)
     for (const Finding &f : bundle.findings) {
-      std::string path = bundle.path;
-      if (!f.file.empty())
-        path += "/" + f.file;
       std::string title = (f.rule->id + " " + f.rule->name).str();
       os << "::" << commandOf(f.severity)
-         << " file=" << escapeProperty(pathText(path))
+         << " file=" << escapeProperty(pathText(bundle.pathOf(f)))
          << ",title=" << escapeProperty(title)
          << "::" << escapeData(support::printableText(f.message)) << "\n";
     }

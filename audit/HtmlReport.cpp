@@ -53,6 +53,15 @@ static std::string shellQuote(llvm::StringRef path) {
   return out + "'";
 }
 
+/// The command that writes a stripped copy of `in` beside it: X.aimodel to
+/// X.stripped.aimodel, a folder to FOLDER-stripped.
+static std::string stripCommand(llvm::StringRef in) {
+  std::string out = in.ends_with(".aimodel")
+                        ? (in.drop_back(8) + ".stripped.aimodel").str()
+                        : (in + "-stripped").str();
+  return "aimodel strip " + shellQuote(in) + " -o " + shellQuote(out);
+}
+
 static llvm::StringRef folderOf(llvm::StringRef path) {
   llvm::StringRef parent =
       llvm::sys::path::parent_path(path, llvm::sys::path::Style::posix);
@@ -121,7 +130,7 @@ void aimodel::audit::writeHtmlReport(llvm::raw_ostream &os,
      << "<th>severity</th><th>findings</th><th>bundles</th><th></th>"
      << "<th>what to do</th></tr></thead>\n<tbody>\n";
   for (const RuleCount &count : summary.rules) {
-    llvm::StringRef severity = severityName(count.rule->severity);
+    llvm::StringRef severity = severityName(count.severity);
     unsigned width = std::max(1u, count.findings * 300 / most);
     os << "<tr><td>" << count.rule->id << " " << count.rule->name
        << "</td><td class=\"" << severity << "\">" << severity
@@ -180,21 +189,13 @@ void aimodel::audit::writeHtmlReport(llvm::raw_ostream &os,
       if (!holds)
         continue;
       std::string in = llvm::StringRef(input).rtrim('/').str();
-      if (in.empty())
-        in = input;
-      std::string out = llvm::StringRef(in).ends_with(".aimodel")
-                            ? in.substr(0, in.size() - 8) + ".stripped.aimodel"
-                            : in + "-stripped";
-      commands.push_back("aimodel strip " + shellQuote(in) + " -o " +
-                         shellQuote(out));
+      commands.push_back(stripCommand(in.empty() ? input : in));
     }
-    if (commands.empty()) // a report without its inputs (an old one)
-      for (const BundleReport *bundle : repairable) {
-        std::string in = bundle->path;
-        commands.push_back(
-            "aimodel strip " + shellQuote(in) + " -o " +
-            shellQuote(in.substr(0, in.size() - 8) + ".stripped.aimodel"));
-      }
+    // Inputs that are not the bundles' roots (--pre-commit's files): one
+    // command per asset.
+    if (commands.empty())
+      for (const BundleReport *bundle : repairable)
+        commands.push_back(stripCommand(bundle->path));
     // Quoted for the shell already: only the markup is escaped.
     for (const std::string &command : commands)
       os << support::htmlEscape(command) << "\n";
@@ -221,10 +222,9 @@ void aimodel::audit::writeHtmlReport(llvm::raw_ostream &os,
       for (const Finding &f : bundle->findings) {
         llvm::StringRef severity = severityName(f.severity);
         os << "<tr><td class=\"" << severity << "\">" << severity << "</td><td>"
-           << f.rule->id << "</td><td><code>"
-           << htmlPath(findingPath(*bundle, f)) << "</code></td><td>"
-           << htmlText(f.message) << "</td><td>" << htmlText(fixFor(f, *bundle))
-           << "</td></tr>\n";
+           << f.rule->id << "</td><td><code>" << htmlPath(bundle->pathOf(f))
+           << "</code></td><td>" << htmlText(f.message) << "</td><td>"
+           << htmlText(fixFor(f, *bundle)) << "</td></tr>\n";
       }
     os << "</tbody>\n</table>\n</details>\n";
   }

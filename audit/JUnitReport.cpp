@@ -21,10 +21,9 @@ static const char kHexDigits[] = "0123456789abcdef";
 
 /// Printable text (support/PathText.h: a path, or prose such as a message)
 /// as XML 1.0 character data or attribute value. That form already turns
-/// invalid UTF-8 and C0 controls into "\xNN"; what XML 1.0 still forbids
-/// (U+FFFE, U+FFFF) or discourages (C1 controls) is written the same way,
-/// so any name yields a well-formed document; markup characters become
-/// character references.
+/// invalid UTF-8 and C0 and C1 controls into "\xNN"; what XML 1.0 still
+/// forbids (U+FFFE, U+FFFF) is written the same way, so any name yields a
+/// well-formed document; markup characters become character references.
 static std::string xmlEscape(llvm::StringRef text) {
   std::string out;
   out.reserve(text.size());
@@ -38,12 +37,6 @@ static std::string xmlEscape(llvm::StringRef text) {
   llvm::StringRef rest(text);
   while (!rest.empty()) {
     unsigned char b = rest.front();
-    if (b == 0xC2 && rest.size() >= 2 &&
-        static_cast<unsigned char>(rest[1]) <= 0x9F) {
-      escapeBytes(rest.take_front(2)); // U+0080..U+009F
-      rest = rest.drop_front(2);
-      continue;
-    }
     if (rest.starts_with("\xEF\xBF\xBE") || rest.starts_with("\xEF\xBF\xBF")) {
       escapeBytes(rest.take_front(3));
       rest = rest.drop_front(3);
@@ -64,16 +57,11 @@ static std::string xmlProse(llvm::StringRef bytes) {
   return xmlEscape(support::printableText(bytes));
 }
 
-/// "path/file", or the bundle path for a finding about the bundle itself.
-static std::string findingPath(const BundleReport &bundle, const Finding &f) {
-  return f.file.empty() ? bundle.path : bundle.path + "/" + f.file;
-}
-
 /// One finding as a line of the case's text, like the text report's line.
 static std::string findingLine(const BundleReport &bundle, const Finding &f) {
-  return xmlPath(findingPath(bundle, f)) + ": " +
-         severityName(f.severity).str() + ": " + xmlProse(f.message) + " [" +
-         f.rule->id.str() + " " + f.rule->name.str() + "]\n";
+  return xmlPath(bundle.pathOf(f)) + ": " + severityName(f.severity).str() +
+         ": " + xmlProse(f.message) + " [" + f.rule->id.str() + " " +
+         f.rule->name.str() + "]\n";
 }
 
 void aimodel::audit::writeJUnitReport(llvm::raw_ostream &os,

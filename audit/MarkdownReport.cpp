@@ -40,7 +40,7 @@ void aimodel::audit::writeMarkdownReport(llvm::raw_ostream &os,
   os << "|---|---|---|---:|---:|\n";
   for (const RuleCount &count : summary.rules)
     os << "| " << count.rule->id << " | " << count.rule->name << " | "
-       << severityName(count.rule->severity) << " | " << count.findings << " | "
+       << severityName(count.severity) << " | " << count.findings << " | "
        << count.bundles << " |\n";
 
   // Worst first, then in report order.
@@ -58,8 +58,8 @@ void aimodel::audit::writeMarkdownReport(llvm::raw_ostream &os,
     if (listed++ >= options.maxFindings)
       break;
     os << "| " << severityName(f->severity) << " | " << f->rule->id << " | "
-       << mdPath(findingPath(*bundle, *f)) << " | " << mdText(f->message)
-       << " | " << mdText(fixFor(*f, *bundle)) << " |\n";
+       << mdPath(bundle->pathOf(*f)) << " | " << mdText(f->message) << " | "
+       << mdText(fixFor(*f, *bundle)) << " |\n";
   }
   if (findings.size() > options.maxFindings)
     os << "\n…and " << findings.size() - options.maxFindings

@@ -18,7 +18,8 @@ PeopleSummary aimodel::audit::summarise(const AuditReport &report,
     std::set<llvm::StringRef> seen;
     for (const Finding &f : bundle.findings) {
       RuleCount &count =
-          byRule.try_emplace(f.rule->id, RuleCount{f.rule}).first->second;
+          byRule.try_emplace(f.rule->id, RuleCount{f.rule, f.severity})
+              .first->second;
       ++count.findings;
       if (seen.insert(f.rule->id).second)
         ++count.bundles;
@@ -35,9 +36,6 @@ PeopleSummary aimodel::audit::summarise(const AuditReport &report,
   std::string gate = options.failOn
                          ? ("--fail-on " + severityName(*options.failOn)).str()
                          : std::string("--fail-on never");
-  auto plural = [](size_t n, llvm::StringRef word) {
-    return llvm::formatv("{0} {1}{2}", n, word, n == 1 ? "" : "s").str();
-  };
   out.verdict =
       llvm::formatv("{0} the gate ({1}): {2}, {3}, {4}, {5} info",
                     out.fails ? "fails" : "passes", gate,
@@ -47,9 +45,8 @@ PeopleSummary aimodel::audit::summarise(const AuditReport &report,
   return out;
 }
 
-std::string aimodel::audit::findingPath(const BundleReport &bundle,
-                                        const Finding &finding) {
-  return finding.file.empty() ? bundle.path : bundle.path + "/" + finding.file;
+std::string aimodel::audit::plural(size_t n, llvm::StringRef word) {
+  return llvm::formatv("{0} {1}{2}", n, word, n == 1 ? "" : "s");
 }
 
 bool aimodel::audit::stripRepairs(const BundleReport &bundle) {

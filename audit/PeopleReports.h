@@ -15,9 +15,12 @@
 
 namespace aimodel::audit {
 
-/// Per rule that fired: findings, and bundles with at least one.
+/// Per rule that fired: its severity in this run (--severity and the
+/// config may move it; one per rule), findings, and bundles with at least
+/// one.
 struct RuleCount {
   const Rule *rule;
+  Severity severity;
   unsigned findings = 0, bundles = 0;
 };
 
@@ -30,8 +33,8 @@ struct PeopleSummary {
 PeopleSummary summarise(const AuditReport &report,
                         const PeopleReportOptions &options);
 
-/// "path/file" of a finding, or the bundle path.
-std::string findingPath(const BundleReport &bundle, const Finding &finding);
+/// "1 bundle", "3 errors".
+std::string plural(size_t n, llvm::StringRef word);
 
 /// Strip repairs a portable asset's debug locations and payload (AIM002,
 /// AIM007, AIM012) when nothing else stops it (an asset it would refuse:

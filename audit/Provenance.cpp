@@ -52,12 +52,12 @@ aimodel::audit::staleCompilerMessage(llvm::StringRef producer,
     return std::nullopt;
   return llvm::formatv(
              "compiled by {0}, older than {1}: bundles compiled by Xcode 27 "
-             "beta 2 or earlier (older than coreai-build-3600.75.3) are "
+             "beta 2 or earlier (older than {2}) are "
              "reported to fail to specialize on beta 3 and later (Apple "
              "radar 181264112, as quoted by john-rocky/coreai-model-zoo "
              "cli/DOCTOR_RULES.md AOTC-STALE-TOOLCHAIN); community-reported, "
              "not verified here",
-             support::printableText(producer), floor)
+             support::printableText(producer), floor, kDefaultCompilerFloor)
       .str();
 }
 
@@ -151,15 +151,16 @@ void aimodel::audit::linkSources(AuditReport &report,
   for (const bundle::FoundBundle &found : all) {
     auto it = audited.find(found.path);
     BundleReport *report = it == audited.end() ? nullptr : it->second;
+    // What this run's audit read, unless it did not read it (another
+    // shard's bundle; main.hash under --metadata-only).
     if (found.kind == bundle::BundleKind::Asset)
       sources.push_back({&found, report,
-                         report && report->mainHash ? report->mainHash
-                                                    : readMainHash(found)});
+                         report && !options.metadataOnly
+                             ? report->mainHash
+                             : readMainHash(found)});
     else if (found.kind == bundle::BundleKind::CompiledAsset)
       compiled.push_back({&found, report,
-                          report && report->sourceHash
-                              ? report->sourceHash
-                              : readSourceHash(found)});
+                          report ? report->sourceHash : readSourceHash(found)});
   }
   // Candidates by (hash, stem) and by hash, in path order; by stem.
   std::map<std::pair<std::string, std::string>, std::vector<Source *>>
@@ -183,30 +184,45 @@ void aimodel::audit::linkSources(AuditReport &report,
         return candidate;
     return candidates.front();
   };
-  // A source another shard audits is audited here once, for AIM002/AIM003.
-  std::map<const Source *, BundleReport> auditedHere;
-  auto reportOf = [&](Source &source) -> const BundleReport * {
-    if (source.audited)
-      return source.audited;
-    if (options.metadataOnly)
-      return nullptr;
-    auto [it, fresh] = auditedHere.try_emplace(&source);
-    if (fresh)
-      it->second = auditBundle(*source.found, options);
-    return &it->second;
-  };
-
-  for (const Compiled &bundle : compiled) {
+  std::vector<Source *> linkOf(compiled.size(), nullptr);
+  for (size_t i = 0; i < compiled.size(); ++i) {
+    const Compiled &bundle = compiled[i];
+    if (!bundle.sourceHash)
+      continue;
     std::string stem = assetStem(bundle.found->kindName());
     std::string folder = folderOf(bundle.found->path).str();
-    Source *linked = nullptr;
-    if (bundle.sourceHash) {
-      std::string hash = llvm::StringRef(*bundle.sourceHash).lower();
-      if (auto it = byHashAndStem.find({hash, stem}); it != byHashAndStem.end())
-        linked = pick(it->second, folder);
-      else if (auto any = byHash.find(hash); any != byHash.end())
-        linked = pick(any->second, folder);
-    }
+    std::string hash = llvm::StringRef(*bundle.sourceHash).lower();
+    if (auto it = byHashAndStem.find({hash, stem}); it != byHashAndStem.end())
+      linkOf[i] = pick(it->second, folder);
+    else if (auto any = byHash.find(hash); any != byHash.end())
+      linkOf[i] = pick(any->second, folder);
+  }
+
+  // A linked source another shard audits is audited here, once and in
+  // parallel like the run's own bundles, for what its audit says of it
+  // (AIM002, AIM003).
+  std::map<const Source *, size_t> auditedHere;
+  std::vector<bundle::FoundBundle> toAudit;
+  if (!options.metadataOnly)
+    for (size_t i = 0; i < compiled.size(); ++i)
+      if (compiled[i].audited && linkOf[i] && !linkOf[i]->audited &&
+          auditedHere.try_emplace(linkOf[i], toAudit.size()).second)
+        toAudit.push_back(*linkOf[i]->found);
+  AuditOptions quiet = options;
+  quiet.progress = nullptr;
+  AuditReport sourceAudits = auditBundles(toAudit, quiet);
+  auto reportOf = [&](const Source &source) -> const BundleReport * {
+    if (source.audited)
+      return source.audited;
+    auto it = auditedHere.find(&source);
+    return it == auditedHere.end() ? nullptr
+                                   : &sourceAudits.bundles[it->second];
+  };
+
+  for (size_t i = 0; i < compiled.size(); ++i) {
+    const Compiled &bundle = compiled[i];
+    Source *linked = linkOf[i];
+    std::string stem = assetStem(bundle.found->kindName());
     if (linked && linked->audited)
       linked->audited->compiled.push_back(bundle.found->path);
     if (!bundle.audited)

@@ -2,6 +2,7 @@
 
 #include "audit/Audit.h"
 #include "audit/Fixes.h"
+#include "audit/PeopleReports.h"
 #include "support/Parallel.h"
 #include "support/PathText.h"
 
@@ -56,10 +57,6 @@ static llvm::StringRef colourOf(Severity severity) {
   return "";
 }
 
-static std::string plural(unsigned n, llvm::StringRef word) {
-  return llvm::formatv("{0} {1}{2}", n, word, n == 1 ? "" : "s");
-}
-
 void aimodel::audit::writeTextReport(llvm::raw_ostream &os,
                                      const AuditReport &report, bool colour,
                                      bool verbose) {
@@ -105,9 +102,12 @@ void aimodel::audit::writeTextReport(llvm::raw_ostream &os,
   std::map<std::pair<llvm::StringRef, std::string>, unsigned> fixes;
   for (const BundleReport &bundle : report.bundles) {
     std::set<std::pair<llvm::StringRef, std::string>> seen;
-    for (const Finding &f : bundle.findings)
-      if (seen.insert({f.rule->id, fixFor(f, bundle)}).second)
-        ++fixes[{f.rule->id, fixFor(f, bundle)}];
+    for (const Finding &f : bundle.findings) {
+      std::pair<llvm::StringRef, std::string> ruleAndFix{f.rule->id,
+                                                         fixFor(f, bundle)};
+      if (seen.insert(ruleAndFix).second)
+        ++fixes[ruleAndFix];
+    }
   }
   for (const auto &[ruleAndFix, bundles] : fixes)
     os << "fix: " << ruleAndFix.first << " (" << plural(bundles, "bundle")

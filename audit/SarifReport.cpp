@@ -146,10 +146,7 @@ static std::optional<size_t> ruleIndex(const Rule *rule) {
 
 static json result(const Finding &f, const BundleReport &bundle,
                    const Locator &locator) {
-  std::string path = bundle.path;
-  if (!f.file.empty())
-    path += "/" + f.file;
-  auto [uri, relative] = locator.locate(path);
+  auto [uri, relative] = locator.locate(bundle.pathOf(f));
 
   json artifact = {{"uri", uri}};
   if (relative)

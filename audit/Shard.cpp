@@ -240,7 +240,6 @@ llvm::Expected<ShardReport> readShard(const std::string &path,
   if (llvm::Error error = readRun(*doc, shard))
     return inFile(std::move(error));
 
-  std::array<uint64_t, 3> counts{};
   const Json &bundles = (*doc)["bundles"];
   for (size_t i = 0; i < bundles.size(); ++i) {
     const Json &b = bundles[i];
@@ -288,12 +287,13 @@ llvm::Expected<ShardReport> readShard(const std::string &path,
                            severityName(finding->severity).str() +
                            ", but this run reports it at " +
                            severityName(expected).str() + ": edited?"));
-      ++counts[static_cast<int>(finding->severity)];
       bundle.findings.push_back(std::move(*finding));
     }
     shard.report.bundles.push_back(std::move(bundle));
   }
   // The shard's own summary must be what its findings say.
+  recountSeverities(shard.report);
+  const auto &counts = shard.report.countBySeverity;
   const Json &summary = (*doc)["summary"];
   std::pair<const char *, uint64_t> expected[] = {
       {"bundles", bundles.size()},

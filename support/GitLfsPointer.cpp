@@ -51,5 +51,5 @@ std::string
 aimodel::support::describeGitLfsPointer(const GitLfsPointer &pointer) {
   return "a git-LFS pointer (object sha256:" + pointer.oidSha256 + ", " +
          std::to_string(pointer.size) +
-         " bytes), not the file itself: fetch it with `git lfs pull`";
+         " bytes), not the file itself: " + kGitLfsFetchHint.str();
 }

@@ -24,6 +24,11 @@ struct GitLfsPointer {
   uint64_t size = 0;
 };
 
+/// How every message about a pointer ends; a reader (audit's fixes) tells
+/// such a message by it.
+inline constexpr llvm::StringLiteral kGitLfsFetchHint =
+    "fetch it with `git lfs pull`";
+
 /// Pointers are at most this long (the git-LFS specification's limit).
 inline constexpr uint64_t kGitLfsPointerMaxSize = 1024;
 
