@@ -65,13 +65,13 @@ std::string memberProblem(const std::string &name, llvm::Error error) {
 /// descriptor's offset is not moved).
 std::optional<support::GitLfsPointer>
 gitLfsPointer(const support::RegularFile &file) {
-  if (file.size > support::kGitLfsPointerMaxSize)
+  if (file.size() > support::kGitLfsPointerMaxSize)
     return std::nullopt;
   char bytes[support::kGitLfsPointerMaxSize];
-  ssize_t got = ::pread(file.fd.get(), bytes, file.size, 0);
-  if (got != ssize_t(file.size))
+  ssize_t got = ::pread(file.fd.get(), bytes, file.size(), 0);
+  if (got != ssize_t(file.size()))
     return std::nullopt;
-  return support::parseGitLfsPointer(llvm::StringRef(bytes, file.size));
+  return support::parseGitLfsPointer(llvm::StringRef(bytes, file.size()));
 }
 
 /// "an array", "a string", ... for a JSON value in a message.
@@ -668,14 +668,14 @@ void BundleAuditor::checkIR(const bundle::AssetLayout &layout,
     std::optional<support::RegularFile> forIR;
     if (ir)
       if (int copy = ::fcntl(ir->fd.get(), F_DUPFD_CLOEXEC, 0); copy >= 0)
-        forIR = support::RegularFile{support::UniqueFd(copy), ir->size};
+        forIR = support::RegularFile{support::UniqueFd(copy), ir->state};
     std::optional<detail::IRFileVerdict> mlirb;
     auto decodeMlirb = [&] {
       if (forIR)
         mlirb =
             detail::checkIRFile(std::move(*forIR), layout.ir, rules, options);
     };
-    if (ir && ir->size >= kOverlapBytes) {
+    if (ir && ir->size() >= kOverlapBytes) {
       std::thread worker(decodeMlirb);
       checkHash(layout, ir);
       worker.join();

@@ -292,9 +292,9 @@ llvm::Expected<Config> aimodel::audit::loadConfig(llvm::StringRef file,
     return fail(name + ": " + llvm::toString(opened.takeError()));
   if (llvm::Error error = checkTrusted(opened->fd.get(), file.str()))
     return error;
-  if (opened->size > MaxConfigBytes)
+  if (opened->size() > MaxConfigBytes)
     return fail(llvm::formatv("{0}: is {1} bytes, over the {2}-byte limit",
-                              name, opened->size, MaxConfigBytes));
+                              name, opened->size(), MaxConfigBytes));
   llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       support::mapRegularFile(std::move(*opened), file);
   if (!buffer)

@@ -149,9 +149,9 @@ llvm::Expected<Json> aimodel::audit::readJsonFile(llvm::StringRef path,
       support::openRegularFile(path, support::Symlinks::Follow);
   if (!file)
     return fail(name + ": " + llvm::toString(file.takeError()));
-  if (file->size > maxBytes)
+  if (file->size() > maxBytes)
     return fail(llvm::formatv("{0}: is {1} bytes, over the {2}-byte limit",
-                              name, file->size, maxBytes));
+                              name, file->size(), maxBytes));
   llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       support::mapRegularFile(std::move(*file), path);
   if (!buffer)

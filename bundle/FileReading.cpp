@@ -48,15 +48,14 @@ static llvm::Error changedError() {
 
 static llvm::Expected<std::string>
 readAll(RegularFile &file, llvm::StringRef name, uint64_t maxBytes) {
-  if (file.size > maxBytes)
+  if (file.size() > maxBytes)
     return llvm::createStringError(
         std::make_error_code(std::errc::file_too_large),
         "is %llu bytes, over the %llu-byte limit",
-        (unsigned long long)file.size, (unsigned long long)maxBytes);
-  support::ReadWatch watch(file.fd.get(), name);
-  // Read one byte past the cap so a file that grew after fstat is caught.
-  std::string data(static_cast<size_t>(std::min(file.size, maxBytes)) + 1,
-                   '\0');
+        (unsigned long long)file.size(), (unsigned long long)maxBytes);
+  support::ReadWatch watch(file, name);
+  // One byte past its size, so a file that grew since it was opened shows.
+  std::string data(static_cast<size_t>(file.size()) + 1, '\0');
   llvm::Expected<size_t> got =
       readFully(file.fd.get(), data.data(), data.size());
   if (!got)
@@ -65,7 +64,7 @@ readAll(RegularFile &file, llvm::StringRef name, uint64_t maxBytes) {
     return llvm::createStringError(
         std::make_error_code(std::errc::file_too_large),
         "is over the %llu-byte limit", (unsigned long long)maxBytes);
-  if (watch.changed())
+  if (watch.changedAfterReading(*got))
     return changedError();
   data.resize(*got);
   return data;
@@ -120,7 +119,7 @@ aimodel::bundle::Sha256Digest aimodel::bundle::Sha256::finish() {
 llvm::Expected<Sha256Digest>
 aimodel::bundle::sha256File(support::RegularFile &file, llvm::StringRef name) {
   int fd = file.fd.get();
-  support::ReadWatch watch(fd, name);
+  support::ReadWatch watch(file, name);
   support::adviseSequentialRead(fd);
   Sha256 hash;
   std::vector<char> chunk(1 << 20);
@@ -138,7 +137,7 @@ aimodel::bundle::sha256File(support::RegularFile &file, llvm::StringRef name) {
   }
   // Other bytes than the file had when opened: the digest is of no file
   // that ever existed.
-  if (watch.changed() || (total != file.size && watch.markChanged()))
+  if (watch.changedAfterReading(total))
     return changedError();
   return hash.finish();
 }

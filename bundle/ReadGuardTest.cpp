@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 using namespace aimodel::support;
@@ -82,4 +83,66 @@ TEST(ReadGuard, AnUntouchedFileIsNotReported) {
     EXPECT_EQ((*buffer)->getBuffer().back(), 'c');
   }
   EXPECT_FALSE(listed("calm.bin"));
+}
+
+TEST(ReadGuard, MoreMappingsThanTheHandlerHoldsAreReadAndStillSafe) {
+  // The fault handler's table is fixed (a handler cannot allocate): past
+  // it, a file is read into memory, so a truncation is still never SIGBUS.
+  constexpr size_t kBuffers = 4096 + 8;
+  struct rlimit limit;
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &limit), 0);
+  if (limit.rlim_max != RLIM_INFINITY && limit.rlim_max < kBuffers + 64)
+    GTEST_SKIP() << "needs " << kBuffers + 64 << " open files; the hard "
+                 << "limit is " << limit.rlim_max;
+  struct rlimit raised = limit;
+  raised.rlim_cur = std::max<rlim_t>(limit.rlim_cur, kBuffers + 64);
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &raised), 0);
+  aimodel::testing::ScratchDir dir;
+  dir.write("many.bin", std::string(64 << 10, 'm'));
+  {
+    std::vector<std::unique_ptr<llvm::MemoryBuffer>> buffers;
+    for (size_t i = 0; i < kBuffers; ++i) {
+      auto buffer = mapRegularFile(dir.path("many.bin"));
+      ASSERT_TRUE(bool(buffer)) << i;
+      buffers.push_back(std::move(*buffer));
+    }
+    EXPECT_EQ(buffers.back()->getBufferKind(),
+              llvm::MemoryBuffer::MemoryBuffer_Malloc);
+    ASSERT_EQ(::truncate(dir.path("many.bin").c_str(), 0), 0);
+    size_t sum = 0;
+    for (const auto &buffer : buffers)
+      sum += static_cast<unsigned char>(buffer->getBuffer().back());
+    EXPECT_LE(sum, 8u * 'm'); // the read copies keep their bytes
+    EXPECT_TRUE(listed("many.bin"));
+  }
+  ::setrlimit(RLIMIT_NOFILE, &limit);
+}
+
+TEST(ReadGuard, AWatchComparesWithTheFileAsOpened) {
+  // A change between the open and the read counts: the baseline is the
+  // open, not the moment the read starts.
+  aimodel::testing::ScratchDir dir;
+  dir.write("grown.json", "{}");
+  llvm::Expected<RegularFile> file =
+      openRegularFile(dir.path("grown.json"), Symlinks::Refuse);
+  ASSERT_TRUE(bool(file));
+  {
+    UniqueFd out(::open(dir.path("grown.json").c_str(), O_WRONLY | O_APPEND));
+    ASSERT_EQ(::write(out.get(), " ", 1), 1);
+  }
+  ReadWatch watch(*file, "grown.json");
+  EXPECT_TRUE(watch.changed());
+  EXPECT_TRUE(listed("grown.json"));
+
+  // Reading another number of bytes than the file held is a change too,
+  // even when its state looks the same.
+  dir.write("same.json", "{}");
+  llvm::Expected<RegularFile> same =
+      openRegularFile(dir.path("same.json"), Symlinks::Refuse);
+  ASSERT_TRUE(bool(same));
+  ReadWatch calm(*same, "same.json");
+  EXPECT_FALSE(calm.changedAfterReading(2));
+  EXPECT_FALSE(listed("same.json"));
+  EXPECT_TRUE(calm.changedAfterReading(1));
+  EXPECT_TRUE(listed("same.json"));
 }

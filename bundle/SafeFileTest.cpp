@@ -38,7 +38,7 @@ TEST(SafeFile, RefusedSymlinksAreRefusedByTheOpenAtEveryComponent) {
   llvm::Expected<RegularFile> plain =
       openRegularFile(root.get(), "real/f", Symlinks::Refuse);
   ASSERT_TRUE(bool(plain)) << errorOf(plain.takeError());
-  EXPECT_EQ(plain->size, 4u);
+  EXPECT_EQ(plain->size(), 4u);
   // O_NOFOLLOW guards only the last component: a folder on the way must be
   // refused too.
   llvm::Expected<RegularFile> through =

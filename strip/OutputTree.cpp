@@ -149,10 +149,7 @@ llvm::Error removeEntry(int dirFd, const std::string &name,
   const FileIdentity identity = (*state)->identity;
   if (guard.input && guard.input->isProtected(identity))
     return blocked(EPERM, "is the input or holds it; not removed");
-  struct stat st;
-  if (::fstatat(dirFd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
-    return failure(errno, printablePath(shown) + ": cannot stat");
-  if (!S_ISDIR(st.st_mode)) {
+  if (!S_ISDIR((*state)->mode)) {
     // A file bind-mounted here belongs to another mount: not ours to unlink.
     llvm::Expected<uint64_t> mount = support::mountAt(dirFd, name);
     if (!mount)
@@ -594,10 +591,6 @@ llvm::Expected<uint64_t> aimodel::strip::copyFile(int sourceDirFd,
       support::openRegularFile(sourceDirFd, name, support::Symlinks::Refuse);
   if (!source)
     return unusableInput(inShown, source.takeError());
-  llvm::Expected<support::FileState> before =
-      support::stateOf(source->fd.get());
-  if (!before)
-    return unusableInput(inShown, before.takeError());
   llvm::Expected<mode_t> mode = permissionsOf(source->fd.get());
   if (!mode)
     return unusableInput(inShown, mode.takeError());
@@ -611,7 +604,7 @@ llvm::Expected<uint64_t> aimodel::strip::copyFile(int sourceDirFd,
   llvm::Expected<UniqueFd> out = createFile(target->get(), base, *mode);
   if (!out)
     return fileError(outShown, out.takeError());
-  uint64_t size = source->size;
+  uint64_t size = source->size();
   support::IOSide side = support::IOSide::Read;
   if (llvm::Error err =
           support::copyRange(source->fd.get(), 0, size, out->get(), &side))
@@ -628,7 +621,7 @@ llvm::Expected<uint64_t> aimodel::strip::copyFile(int sourceDirFd,
   llvm::Expected<support::FileState> after = support::stateOf(source->fd.get());
   if (!after)
     return fileError(inShown, after.takeError());
-  if (*after != *before)
+  if (*after != source->state)
     return fileError(inShown, failure(EAGAIN, "changed while it was copied"));
   return size;
 }

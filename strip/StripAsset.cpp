@@ -82,11 +82,8 @@ llvm::Expected<AssetScan> aimodel::strip::scanAsset(int assetFd,
     scan.skip = layout.hash + ": " + llvm::toString(file.takeError());
     return scan;
   }
-  llvm::Expected<support::FileState> state = support::stateOf(file->fd.get());
-  if (!state)
-    return fileError(bundle::joinPath(path, layout.hash), state.takeError());
-  scan.hashState = *state;
-  std::string bytes(std::min<uint64_t>(file->size, 4096), '\0');
+  scan.hashState = file->state;
+  std::string bytes(std::min<uint64_t>(file->size(), 4096), '\0');
   size_t done = 0;
   while (done < bytes.size()) {
     ssize_t n = ::pread(file->fd.get(), bytes.data() + done,

@@ -8,6 +8,7 @@
 #include "strip/StripPlan.h"
 #include "strip/StripSinks.h"
 #include "support/FileSystem.h"
+#include "support/ReadGuard.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -28,12 +29,12 @@ namespace {
 using support::ioError;
 
 llvm::Expected<std::unique_ptr<bytecode::BytecodeFile>>
-decode(int fd, uint64_t size, llvm::StringRef name) {
+decode(int fd, const support::FileState &state, llvm::StringRef name) {
   support::UniqueFd copy(::fcntl(fd, F_DUPFD_CLOEXEC, 0));
   if (!copy)
     return ioError("cannot duplicate a descriptor", errno);
   auto buffer = support::mapRegularFile(
-      support::RegularFile{std::move(copy), size}, name);
+      support::RegularFile{std::move(copy), state}, name);
   if (!buffer)
     return buffer.takeError();
   return bytecode::BytecodeFile::fromBuffer(std::move(*buffer));
@@ -46,22 +47,13 @@ llvm::Expected<FileStripResult> aimodel::strip::stripFile(
     llvm::StringRef outputName, const StripOptions &options) {
   // The input's problems make it unusable (a tree skips its asset); that
   // it changed, and the output's, stop the run.
-  llvm::Expected<support::FileState> before = support::stateOf(input.fd.get());
-  if (!before)
-    return unusableInput(inputName.str(), before.takeError());
+  support::ReadWatch watch(input, inputName);
   auto changedError = [&] {
     return fileError(inputName.str(),
                      "changed while it was stripped (an exporter still "
                      "writing it?); nothing written");
   };
-  auto changed = [&] {
-    llvm::Expected<support::FileState> after = support::stateOf(input.fd.get());
-    if (!after) {
-      llvm::consumeError(after.takeError());
-      return true;
-    }
-    return *after != *before || after->size != input.size;
-  };
+  auto changed = [&] { return watch.changed(); };
   // A file that changed explains whatever its bytes then made fail.
   auto inputError = [&](llvm::Error err) {
     if (changed()) {
@@ -84,7 +76,7 @@ llvm::Expected<FileStripResult> aimodel::strip::stripFile(
   if (options.hashInput && outputFd < 0) {
     support::RegularFile copy{
         support::UniqueFd(::fcntl(input.fd.get(), F_DUPFD_CLOEXEC, 0)),
-        input.size};
+        input.state};
     if (!copy.fd)
       return inputError(ioError("cannot duplicate a descriptor", errno));
     inputDigest = std::async(
@@ -110,12 +102,12 @@ llvm::Expected<FileStripResult> aimodel::strip::stripFile(
     return changed() ? changedError() : llvm::Error::success();
   };
 
-  auto file = decode(input.fd.get(), input.size, inputName);
+  auto file = decode(input.fd.get(), input.state, inputName);
   if (!file)
     return inputError(file.takeError());
   StripPlan plan = planStrip(**file, options);
   FileStripResult result;
-  result.bytesBefore = input.size;
+  result.bytesBefore = input.size();
   result.refused = plan.refused;
   result.opLocations = plan.opLocations;
   result.blockArgumentLocations = plan.blockArgumentLocations;
@@ -141,7 +133,7 @@ llvm::Expected<FileStripResult> aimodel::strip::stripFile(
 
   // No fsync: like cp, the copy survives a killed process (the rename
   // comes after verification) but is not forced to disk.
-  sink.emplace(input.fd.get(), input.size, outputFd, options.hashInput);
+  sink.emplace(input.fd.get(), input.size(), outputFd, options.hashInput);
   bytecode::WriteResult written;
   if (auto err = bytecode::writeBytecode(**file, plan.edits, *sink, &written))
     return sink->failedWriting() ? outputError(std::move(err))
@@ -160,7 +152,7 @@ llvm::Expected<FileStripResult> aimodel::strip::stripFile(
     return outputError(llvm::createStringError(
         "verification failed: it holds %llu bytes, %llu were written",
         (unsigned long long)st.st_size, (unsigned long long)result.bytesAfter));
-  auto reread = decode(outputFd, result.bytesAfter, outputName);
+  auto reread = decode(outputFd, support::stateFrom(st), outputName);
   if (!reread)
     return outputError(llvm::createStringError(
         "verification failed: the written file cannot be decoded: " +

@@ -313,7 +313,7 @@ llvm::Error stripRootTree(int sourceFd, const InputGuard &guard,
         if (!file)
           return skipUnusable(unusableInput(in, file.takeError()), fileSkips[i],
                               in);
-        copies[i].bytes = file->size;
+        copies[i].bytes = file->size();
         return llvm::Error::success();
       }
       llvm::Expected<uint64_t> copied =

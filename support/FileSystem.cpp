@@ -28,29 +28,11 @@
 #endif
 #elif defined(__APPLE__) && !defined(AIMODEL_POSIX_FALLBACKS)
 #define AIMODEL_MACOS 1
-#include <mach-o/dyld.h>
-#include <stdlib.h>
 #endif
 
 namespace aimodel::support {
 
 namespace {
-
-FileState stateFrom(const struct stat &st) {
-  FileState state;
-  state.identity = {uint64_t(st.st_dev), uint64_t(st.st_ino)};
-  state.size = uint64_t(st.st_size);
-#if defined(__APPLE__)
-  state.mtimeSec = st.st_mtimespec.tv_sec,
-  state.mtimeNsec = st.st_mtimespec.tv_nsec;
-  state.ctimeSec = st.st_ctimespec.tv_sec,
-  state.ctimeNsec = st.st_ctimespec.tv_nsec;
-#else
-  state.mtimeSec = st.st_mtim.tv_sec, state.mtimeNsec = st.st_mtim.tv_nsec;
-  state.ctimeSec = st.st_ctim.tv_sec, state.ctimeNsec = st.st_ctim.tv_nsec;
-#endif
-  return state;
-}
 
 bool existsAt(int dirFd, const std::string &name) {
   struct stat st;
@@ -255,44 +237,6 @@ llvm::Expected<std::string> randomHex(unsigned bytes) {
     hex.push_back(digits[c & 15]);
   }
   return hex;
-}
-
-std::string executablePath(const char *argv0) {
-#if defined(AIMODEL_LINUX)
-  char self[PATH_MAX];
-  ssize_t n = ::readlink("/proc/self/exe", self, sizeof(self) - 1);
-  if (n <= 0)
-    return "";
-  return std::string(self, size_t(n));
-#elif defined(AIMODEL_MACOS)
-  uint32_t size = 0;
-  ::_NSGetExecutablePath(nullptr, &size);
-  std::string path(size, '\0');
-  if (::_NSGetExecutablePath(path.data(), &size) != 0)
-    return "";
-  path.resize(std::strlen(path.c_str()));
-  char resolved[PATH_MAX];
-  return ::realpath(path.c_str(), resolved) ? std::string(resolved) : path;
-#else
-  // POSIX has no call for it: argv[0], as the shell resolved it.
-  if (!argv0 || !*argv0)
-    return "";
-  char resolved[PATH_MAX];
-  if (std::strchr(argv0, '/'))
-    return ::realpath(argv0, resolved) ? std::string(resolved) : "";
-  const char *path = std::getenv("PATH");
-  llvm::StringRef rest = path ? path : "";
-  while (!rest.empty()) {
-    auto [folder, tail] = rest.split(':');
-    rest = tail;
-    std::string candidate =
-        (folder.empty() ? std::string(".") : folder.str()) + "/" + argv0;
-    if (::access(candidate.c_str(), X_OK) == 0 &&
-        ::realpath(candidate.c_str(), resolved))
-      return resolved;
-  }
-  return "";
-#endif
 }
 
 std::string pathOfOpenFile(int fd) {

@@ -2,11 +2,11 @@
 //
 // The calls a safe writer needs that POSIX does not give portably, each
 // behind one function: atomic renames that refuse to replace or that swap,
-// the mount a folder belongs to, exclusive locks, random names, the running
-// executable's path, and a file's state for "did it change while I read
-// it". Linux uses renameat2, statx and /proc; macOS renameatx_np;
-// anything else (and Linux built with AIMODEL_POSIX_FALLBACKS, so the
-// fallbacks are tested code) plain POSIX, with what that loses said below.
+// the mount a folder belongs to, exclusive locks, random names, and a
+// file's state for "did it change while I read it". Linux uses renameat2, statx
+// and /proc; macOS renameatx_np; anything else (and Linux built with
+// AIMODEL_POSIX_FALLBACKS, so the fallbacks are tested code) plain POSIX, with
+// what that loses said below.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AIMODEL_SUPPORT_FILESYSTEM_H
@@ -24,33 +24,6 @@
 #include <utility>
 
 namespace aimodel::support {
-
-/// What a file is, whatever it is called: device and inode.
-struct FileIdentity {
-  uint64_t device = 0, inode = 0;
-  bool operator==(const FileIdentity &o) const {
-    return device == o.device && inode == o.inode;
-  }
-  bool operator!=(const FileIdentity &o) const { return !(*this == o); }
-  bool operator<(const FileIdentity &o) const {
-    return std::make_pair(device, inode) < std::make_pair(o.device, o.inode);
-  }
-};
-
-/// Identity, size and change times of a file: equal states before and
-/// after a read mean nothing wrote to it meanwhile (a write, a truncation
-/// and a replacement all change one of them).
-struct FileState {
-  FileIdentity identity;
-  uint64_t size = 0;
-  int64_t mtimeSec = 0, mtimeNsec = 0, ctimeSec = 0, ctimeNsec = 0;
-  bool operator==(const FileState &o) const {
-    return identity == o.identity && size == o.size && mtimeSec == o.mtimeSec &&
-           mtimeNsec == o.mtimeNsec && ctimeSec == o.ctimeSec &&
-           ctimeNsec == o.ctimeNsec;
-  }
-  bool operator!=(const FileState &o) const { return !(*this == o); }
-};
 
 llvm::Expected<FileIdentity> identityOf(int fd);
 llvm::Expected<FileState> stateOf(int fd);
@@ -92,11 +65,6 @@ llvm::Expected<bool> tryLockExclusive(int fd);
 
 /// `bytes` random bytes as lower-case hex, from the kernel's generator.
 llvm::Expected<std::string> randomHex(unsigned bytes);
-
-/// The absolute path of the running executable, or "" when unknown. Where
-/// the system cannot say (plain POSIX), found from `argv0` as a shell
-/// would: a name with a '/' is a path, any other is looked up in $PATH.
-std::string executablePath(const char *argv0);
 
 /// Where the open file `fd` is, as an absolute path, or "" when the
 /// system cannot tell or the file has no name any more.

@@ -20,7 +20,7 @@ namespace {
 
 /// Mapped ranges the fault handler may repair: a fixed table, because a
 /// signal handler can neither lock nor allocate. A mapping that finds no
-/// free slot is read into memory instead.
+/// free slot is read into memory instead (guardBuffer).
 constexpr size_t kSlots = 4096;
 struct Slot {
   std::atomic<bool> used{false};
@@ -32,7 +32,11 @@ std::atomic<size_t> pageSize{0};
 struct sigaction previousAction;
 
 void onBusError(int signal, siginfo_t *info, void *context) {
-  uintptr_t address = reinterpret_cast<uintptr_t>(info->si_addr);
+  // Only a fault the kernel raised has an address (si_code > 0); a sent
+  // signal's fields are the sender's.
+  uintptr_t address = info && info->si_code > 0
+                          ? reinterpret_cast<uintptr_t>(info->si_addr)
+                          : 0;
   size_t page = pageSize.load(std::memory_order_relaxed);
   for (Slot &slot : slots) {
     uintptr_t begin = slot.begin.load(std::memory_order_acquire);
@@ -104,23 +108,27 @@ std::set<GuardedBuffer *> &liveBuffers() {
 
 class GuardedBuffer final : public llvm::MemoryBuffer {
 public:
+  /// `slot`: the fault handler's entry for a mapping, claimed already.
   GuardedBuffer(std::unique_ptr<llvm::MemoryBuffer> inner, RegularFile file,
-                const FileState &opened, llvm::StringRef name)
-      : inner_(std::move(inner)), file_(std::move(file)), opened_(opened),
-        name_(name.str()) {
+                llvm::StringRef name, Slot *slot)
+      : inner_(std::move(inner)), file_(std::move(file)), name_(name.str()),
+        slot_(slot) {
     init(inner_->getBufferStart(), inner_->getBufferEnd(),
          /*RequiresNullTerminator=*/false);
-    if (inner_->getBufferKind() == MemoryBuffer_MMap && inner_->getBufferSize())
-      claimSlot();
     std::lock_guard<std::mutex> lock(recordMutex);
     liveBuffers().insert(this);
   }
   ~GuardedBuffer() override {
+    // The check needs no lock (the file and slot are this buffer's alone):
+    // a stat and a readlink stay outside the one every reader shares.
+    std::optional<std::string> changedName;
+    if (changedLocked())
+      changedName = name();
     {
       std::lock_guard<std::mutex> lock(recordMutex);
       liveBuffers().erase(this);
-      if (changedLocked())
-        changedFiles().insert(reportName(file_.fd.get(), name_));
+      if (changedName)
+        changedFiles().insert(std::move(*changedName));
     }
     if (slot_) {
       slot_->begin.store(0, std::memory_order_release);
@@ -132,7 +140,7 @@ public:
   }
   BufferKind getBufferKind() const override { return inner_->getBufferKind(); }
 
-  /// Under recordMutex.
+  /// Under recordMutex, or from the owner.
   bool changedLocked() const {
     if (slot_ && slot_->faulted.load(std::memory_order_acquire))
       return true;
@@ -141,40 +149,50 @@ public:
       llvm::consumeError(now.takeError());
       return true;
     }
-    return *now != opened_;
+    return *now != file_.state;
   }
   std::string name() const { return reportName(file_.fd.get(), name_); }
 
 private:
-  void claimSlot() {
-    installHandler();
-    size_t page = pageSize.load();
-    uintptr_t begin =
-        reinterpret_cast<uintptr_t>(getBufferStart()) & ~uintptr_t(page - 1);
-    uintptr_t end = (reinterpret_cast<uintptr_t>(getBufferEnd()) + page - 1) &
-                    ~uintptr_t(page - 1);
-    for (Slot &slot : slots) {
-      bool expected = false;
-      if (slot.used.load(std::memory_order_relaxed) ||
-          !slot.used.compare_exchange_strong(expected, true))
-        continue;
-      // begin last: a handler that sees it sees this mapping's end.
-      slot.faulted.store(false);
-      slot.end.store(end, std::memory_order_release);
-      slot.begin.store(begin, std::memory_order_release);
-      slot_ = &slot;
-      return;
-    }
-  }
-
   std::unique_ptr<llvm::MemoryBuffer> inner_;
   RegularFile file_;
-  FileState opened_;
   std::string name_;
-  Slot *slot_ = nullptr;
+  Slot *slot_;
 };
 
+/// A free slot of the fault handler's table taken for the mapping of
+/// `buffer`, or nullptr when none is free.
+Slot *claimSlot(const llvm::MemoryBuffer &buffer) {
+  installHandler();
+  size_t page = pageSize.load();
+  uintptr_t begin = reinterpret_cast<uintptr_t>(buffer.getBufferStart()) &
+                    ~uintptr_t(page - 1);
+  uintptr_t end =
+      (reinterpret_cast<uintptr_t>(buffer.getBufferEnd()) + page - 1) &
+      ~uintptr_t(page - 1);
+  for (Slot &slot : slots) {
+    bool expected = false;
+    if (slot.used.load(std::memory_order_relaxed) ||
+        !slot.used.compare_exchange_strong(expected, true))
+      continue;
+    // begin last: a handler that sees it sees this mapping's end.
+    slot.faulted.store(false);
+    slot.end.store(end, std::memory_order_release);
+    slot.begin.store(begin, std::memory_order_release);
+    return &slot;
+  }
+  return nullptr;
+}
+
+void noteChangedWhileRead(llvm::StringRef name) {
+  std::lock_guard<std::mutex> lock(recordMutex);
+  changedFiles().insert(name.str());
+}
+
 } // namespace
+
+ReadWatch::ReadWatch(const RegularFile &file, llvm::StringRef name)
+    : fd_(file.fd.get()), name_(name.str()), before_(file.state) {}
 
 ReadWatch::ReadWatch(int fd, llvm::StringRef name)
     : fd_(fd), name_(name.str()) {
@@ -195,21 +213,36 @@ bool ReadWatch::changed() {
   return !same;
 }
 
-bool ReadWatch::markChanged() {
+bool ReadWatch::changedAfterReading(uint64_t bytesRead) {
+  if (changed())
+    return true;
+  if (bytesRead == before_->size) // set: changed() said the state is it
+    return false;
   noteChangedWhileRead(reportName(fd_, name_));
   return true;
 }
 
-std::unique_ptr<llvm::MemoryBuffer>
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 guardBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer, RegularFile file,
-            const FileState &opened, llvm::StringRef name) {
+            llvm::StringRef name) {
+  Slot *slot = nullptr;
+  if (buffer->getBufferKind() == llvm::MemoryBuffer::MemoryBuffer_MMap &&
+      buffer->getBufferSize()) {
+    slot = claimSlot(*buffer);
+    if (!slot) {
+      // Read, not mapped: a truncation then shows as the state changing.
+      // (LLVM maps a volatile file unless a terminator is asked for too.)
+      auto read = llvm::MemoryBuffer::getOpenFile(
+          file.fd.get(), name, file.size(), /*RequiresNullTerminator=*/true,
+          /*IsVolatile=*/true);
+      if (!read)
+        return llvm::createStringError(
+            read.getError(), "cannot read: " + read.getError().message());
+      buffer = std::move(*read);
+    }
+  }
   return std::make_unique<GuardedBuffer>(std::move(buffer), std::move(file),
-                                         opened, name);
-}
-
-void noteChangedWhileRead(llvm::StringRef name) {
-  std::lock_guard<std::mutex> lock(recordMutex);
-  changedFiles().insert(name.str());
+                                         name, slot);
 }
 
 std::vector<std::string> filesChangedWhileRead() {

@@ -29,19 +29,20 @@
 
 namespace aimodel::support {
 
-/// The state of the open file `fd` when a read starts, checked when it
-/// ends.
+/// A file's state when it was opened, checked when a read of it ends.
+/// `name` names the file in the report (made absolute from the open file
+/// where the system can tell).
 class ReadWatch {
 public:
-  /// `name` names the file in the report (made absolute from the open file
-  /// where the system can tell).
+  ReadWatch(const RegularFile &file, llvm::StringRef name);
+  /// The open file `fd`, its state now.
   ReadWatch(int fd, llvm::StringRef name);
   /// True (and the file recorded as changed) when its state is no longer
   /// the one it had, or it cannot be checked.
   bool changed();
-  /// Records the file as changed (the reader saw it: fewer bytes than
-  /// fstat said); true.
-  bool markChanged();
+  /// The same, after reading it whole: reading another number of bytes
+  /// than it held is a change too.
+  bool changedAfterReading(uint64_t bytesRead);
 
 private:
   int fd_;
@@ -50,15 +51,13 @@ private:
 };
 
 /// `buffer` (mapped or read from `file`) guarded: a fault inside a mapping
-/// is survived, and the file is checked for change when the buffer is
-/// destroyed and whenever filesChangedWhileRead() asks. Keeps `file` open.
-std::unique_ptr<llvm::MemoryBuffer>
+/// is survived, and the file is checked against its state when opened as
+/// the buffer is destroyed and whenever filesChangedWhileRead() asks.
+/// Keeps `file` open. A mapping the fault handler cannot take on (its
+/// table is full) is read into memory instead.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 guardBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer, RegularFile file,
-            const FileState &opened, llvm::StringRef name);
-
-/// Records that `name` changed while it was read (a reader that saw it
-/// itself: a short read, another size than fstat said).
-void noteChangedWhileRead(llvm::StringRef name);
+            llvm::StringRef name);
 
 /// Every file recorded as changed, and every guarded buffer still alive
 /// whose file has changed by now: sorted, each once.

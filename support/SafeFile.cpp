@@ -202,6 +202,23 @@ static llvm::Expected<Parent> openParent(int dirFd, llvm::StringRef name,
   return parent;
 }
 
+FileState stateFrom(const struct ::stat &st) {
+  FileState state;
+  state.identity = {uint64_t(st.st_dev), uint64_t(st.st_ino)};
+  state.size = uint64_t(st.st_size);
+  state.mode = uint32_t(st.st_mode);
+#if defined(__APPLE__)
+  state.mtimeSec = st.st_mtimespec.tv_sec,
+  state.mtimeNsec = st.st_mtimespec.tv_nsec;
+  state.ctimeSec = st.st_ctimespec.tv_sec,
+  state.ctimeNsec = st.st_ctimespec.tv_nsec;
+#else
+  state.mtimeSec = st.st_mtim.tv_sec, state.mtimeNsec = st.st_mtim.tv_nsec;
+  state.ctimeSec = st.st_ctim.tv_sec, state.ctimeNsec = st.st_ctim.tv_nsec;
+#endif
+  return state;
+}
+
 llvm::Expected<RegularFile> openRegularFile(int dirFd, llvm::StringRef name,
                                             Symlinks symlinks) {
   llvm::Expected<Parent> parent = openParent(dirFd, name, symlinks);
@@ -216,7 +233,7 @@ llvm::Expected<RegularFile> openRegularFile(int dirFd, llvm::StringRef name,
       return fail(ELOOP, "is a symlink; not followed");
     return fail(error, "cannot open: " + errnoReason(error));
   }
-  RegularFile file{UniqueFd(fd), 0};
+  RegularFile file{UniqueFd(fd), {}};
   struct stat st;
   if (::fstat(fd, &st) != 0)
     return fail(errno, "cannot stat: " + errnoReason(errno));
@@ -230,7 +247,7 @@ llvm::Expected<RegularFile> openRegularFile(int dirFd, llvm::StringRef name,
   int status = ::fcntl(fd, F_GETFL);
   if (status < 0 || ::fcntl(fd, F_SETFL, status & ~O_NONBLOCK) != 0)
     return fail(errno, "cannot open: " + errnoReason(errno));
-  file.size = static_cast<uint64_t>(st.st_size);
+  file.state = stateFrom(st);
   return file;
 }
 
@@ -293,15 +310,12 @@ llvm::Expected<UniqueFd> openDirectory(llvm::StringRef path,
 
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 mapRegularFile(RegularFile file, llvm::StringRef name) {
-  llvm::Expected<FileState> opened = stateOf(file.fd.get());
-  if (!opened)
-    return opened.takeError();
   auto buffer = llvm::MemoryBuffer::getOpenFile(
-      file.fd.get(), name, file.size, /*RequiresNullTerminator=*/false);
+      file.fd.get(), name, file.size(), /*RequiresNullTerminator=*/false);
   if (!buffer)
     return llvm::createStringError(
         buffer.getError(), "cannot read: " + buffer.getError().message());
-  return guardBuffer(std::move(*buffer), std::move(file), *opened, name);
+  return guardBuffer(std::move(*buffer), std::move(file), name);
 }
 
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>

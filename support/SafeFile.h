@@ -23,6 +23,8 @@
 #include <memory>
 #include <string>
 
+struct stat;
+
 namespace aimodel::support {
 
 /// An owned file descriptor, closed when it goes out of scope.
@@ -57,10 +59,48 @@ enum class Symlinks {
   Follow, ///< resolved as the kernel resolves any path
 };
 
-/// A regular file open for reading, with the size fstat gave.
-struct RegularFile {
-  UniqueFd fd;
+/// What a file is, whatever it is called: device and inode.
+struct FileIdentity {
+  uint64_t device = 0, inode = 0;
+  bool operator==(const FileIdentity &o) const {
+    return device == o.device && inode == o.inode;
+  }
+  bool operator!=(const FileIdentity &o) const { return !(*this == o); }
+  bool operator<(const FileIdentity &o) const {
+    return std::make_pair(device, inode) < std::make_pair(o.device, o.inode);
+  }
+};
+
+/// Identity, size and change times of a file: equal states before and
+/// after a read mean nothing wrote to it meanwhile (a write, a truncation
+/// and a replacement all change one of them).
+struct FileState {
+  FileIdentity identity;
   uint64_t size = 0;
+  int64_t mtimeSec = 0, mtimeNsec = 0, ctimeSec = 0, ctimeNsec = 0;
+  /// st_mode: kind and permissions. Not compared: a chmod changes ctime.
+  uint32_t mode = 0;
+  bool operator==(const FileState &o) const {
+    return identity == o.identity && size == o.size && mtimeSec == o.mtimeSec &&
+           mtimeNsec == o.mtimeNsec && ctimeSec == o.ctimeSec &&
+           ctimeNsec == o.ctimeNsec;
+  }
+  bool operator!=(const FileState &o) const { return !(*this == o); }
+};
+
+/// What fstat says, as a FileState.
+FileState stateFrom(const struct ::stat &st);
+
+/// A regular file open for reading, with its state when it was opened (the
+/// baseline every "did it change while it was read" compares with).
+struct RegularFile {
+  // A constructor, not an aggregate: a size can never brace-initialise
+  // the state's first field.
+  RegularFile(UniqueFd fd, const FileState &state)
+      : fd(std::move(fd)), state(state) {}
+  UniqueFd fd;
+  FileState state;
+  uint64_t size() const { return state.size; }
 };
 
 /// THE open: `name` relative to the directory `dirFd` (AT_FDCWD: the current

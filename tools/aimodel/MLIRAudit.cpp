@@ -35,7 +35,7 @@ aimodelRunIRRules(const AIModelIRRulesRequest *request, char **result) {
     return fail(llvm::createStringError("cannot stat the file"));
   support::RegularFile opened{
       support::UniqueFd(::fcntl(request->fd, F_DUPFD_CLOEXEC, 0)),
-      uint64_t(st.st_size)};
+      support::stateFrom(st)};
   if (!opened.fd)
     return fail(llvm::createStringError("cannot duplicate its descriptor"));
   auto buffer = support::mapRegularFile(std::move(opened), request->name);

@@ -2,8 +2,7 @@
 
 #include "tools/aimodel/MLIRCommands.h"
 
-#include "support/FileSystem.h"
-
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <dlfcn.h>
@@ -22,7 +21,9 @@ void *moduleHandle() {
     // At the same place relative to the executable wherever it was built
     // or installed (bin/aimodel, lib/aimodel/aimodel-mlir.so), so a moved
     // install prefix still works.
-    std::string self = aimodel::support::executablePath(argv0);
+    // (LLVM asks the system, or resolves argv[0] as a shell would.)
+    std::string self = llvm::sys::fs::getMainExecutable(
+        argv0, reinterpret_cast<void *>(&moduleHandle));
     if (self.empty()) {
       llvm::errs() << "aimodel: error: cannot locate the aimodel executable\n";
       return;
