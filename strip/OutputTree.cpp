@@ -114,6 +114,12 @@ llvm::Error aimodel::strip::fileError(const std::string &path,
   return llvm::createStringError(printablePath(path) + ": " + message);
 }
 
+llvm::Error aimodel::strip::changedWhileStripped(const std::string &path) {
+  return fileError(path, failure(EAGAIN, "changed while it was stripped (an "
+                                         "exporter still writing it?); "
+                                         "nothing written"));
+}
+
 llvm::Error aimodel::strip::unusableInput(const std::string &path,
                                           llvm::Error error) {
   return llvm::make_error<UnusableInput>(printablePath(path) + ": " +

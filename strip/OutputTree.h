@@ -171,6 +171,10 @@ public:
 llvm::Error fileError(const std::string &path, llvm::Error error);
 llvm::Error fileError(const std::string &path, const llvm::Twine &message);
 
+/// "<path>: changed while it was stripped ...", with EAGAIN as its code:
+/// the run stops, and says the file changed in these words only.
+llvm::Error changedWhileStripped(const std::string &path);
+
 /// `error` (prefixed with `path`) as an UnusableInput.
 llvm::Error unusableInput(const std::string &path, llvm::Error error);
 

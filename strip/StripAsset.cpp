@@ -252,8 +252,6 @@ llvm::Error aimodel::strip::stripAsset(int assetFd, const AssetScan &scan,
               bool(*hashNow) == bool(scan.hash) &&
               (!scan.hash || **hashNow == scan.hashState);
   if (!same)
-    return fileError(outcome.input, "changed while it was stripped (an "
-                                    "exporter still writing it?); nothing "
-                                    "written");
+    return changedWhileStripped(outcome.input);
   return llvm::Error::success();
 }

@@ -48,11 +48,7 @@ llvm::Expected<FileStripResult> aimodel::strip::stripFile(
   // The input's problems make it unusable (a tree skips its asset); that
   // it changed, and the output's, stop the run.
   support::ReadWatch watch(input, inputName);
-  auto changedError = [&] {
-    return fileError(inputName.str(),
-                     "changed while it was stripped (an exporter still "
-                     "writing it?); nothing written");
-  };
+  auto changedError = [&] { return changedWhileStripped(inputName.str()); };
   auto changed = [&] { return watch.changed(); };
   // A file that changed explains whatever its bytes then made fail.
   auto inputError = [&](llvm::Error err) {

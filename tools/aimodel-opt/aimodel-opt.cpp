@@ -12,6 +12,7 @@
 #include "ir/IRImport.h"
 #include "mlir-passes/Passes.h"
 #include "support/PathText.h"
+#include "tools/aimodel/OutputStatus.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
@@ -79,10 +80,11 @@ int main(int argc, char **argv) {
                                           printDiagnostic(diag);
                                           return mlir::success();
                                         });
+  // A file that changed while it was read explains any error it caused,
+  // and any result it gave.
   auto inputError = [&](llvm::Error error) {
-    llvm::errs() << "aimodel-opt: error: " << support::printablePath(inputPath)
-                 << ": " << llvm::toString(std::move(error)) << "\n";
-    return 2;
+    return cli::inputError("aimodel-opt", std::move(error),
+                           llvm::StringRef(inputPath));
   };
 
   std::unique_ptr<bytecode::BytecodeFile> file;
@@ -101,7 +103,7 @@ int main(int argc, char **argv) {
   if (mlir::failed(pipeline.addToPipeline(pm, pipelineError)))
     return 2;
   if (mlir::failed(pm.run(*imported->module)))
-    return 1;
+    return cli::inputsChanged("aimodel-opt") ? 2 : 1;
 
   std::string error;
   auto output = mlir::openOutputFile(outputPath, &error);
@@ -118,16 +120,11 @@ int main(int argc, char **argv) {
   ir::privateLocationsToNameLocs(root.get());
   root->print(output->os(), mlir::OpPrintingFlags().printGenericOpForm());
   output->os() << "\n";
-  output->os().flush();
-  if (std::error_code writeError = output->os().error()) {
-    // Cleared, or the stream reports it fatally at exit.
-    output->os().clear_error();
-    llvm::errs() << "aimodel-opt: error: cannot write to "
-                 << (outputPath == "-" ? std::string("standard output")
-                                       : support::printablePath(outputPath))
-                 << ": " << writeError.message() << "\n";
-    return 2;
-  }
-  output->keep();
-  return 0;
+  int code =
+      cli::finishOutput(0, output->os(), "aimodel-opt",
+                        outputPath == "-" ? std::string("standard output")
+                                          : support::printablePath(outputPath));
+  if (code == 0)
+    output->keep();
+  return code;
 }

@@ -58,7 +58,7 @@ void listRules(llvm::raw_ostream &os) {
        << rule->source << "\n";
 }
 
-int inputError(const llvm::Twine &message) {
+int auditError(const llvm::Twine &message) {
   llvm::errs() << "aimodel audit: error: " << message << "\n";
   return ExitInputError;
 }
@@ -151,7 +151,7 @@ int runMerge(const AuditCommandOptions &options) {
   llvm::Expected<audit::AuditReport> merged =
       audit::mergeReports(options.merge, AIMODEL_VERSION);
   if (!merged)
-    return inputError(llvm::toString(merged.takeError()));
+    return auditError(llvm::toString(merged.takeError()));
   writeReport(options, *merged);
   return exitFor(options.failOn, merged->worst());
 }
@@ -164,7 +164,7 @@ parseSeverityOverrides(const std::vector<std::string> &given) {
     auto [id, level] = llvm::StringRef(item).split('=');
     const audit::Rule *rule = audit::findRule(id);
     std::optional<audit::Severity> severity = audit::parseSeverity(level);
-    if (!rule || !severity || !llvm::StringRef(item).contains('='))
+    if (!rule || !severity) // no '=': the level is ""
       return llvm::createStringError(
           "--severity " + nlohmann::json(item).dump() +
           ": expected RULE=LEVEL, a rule ID (aimodel audit --list-rules) and "
@@ -181,13 +181,13 @@ int runAudit(const AuditCommandOptions &options) {
         options.metadataOnly || !options.baseline.empty() ||
         !options.severity.empty() || !options.config.empty() ||
         options.preCommit || options.forceIRImport)
-      return inputError("--merge takes only shard reports, --format, "
+      return auditError("--merge takes only shard reports, --format, "
                         "--fail-on and --sarif-root: what was audited, and "
                         "how, is in the shards' run records");
     return runMerge(options);
   }
   if (options.paths.empty())
-    return inputError("no PATH given");
+    return auditError("no PATH given");
 
   // Everything that can be wrong with the request is refused before a
   // bundle is read.
@@ -195,24 +195,24 @@ int runAudit(const AuditCommandOptions &options) {
   if (!options.shard.empty()) {
     llvm::Expected<audit::ShardSpec> parsed = audit::parseShard(options.shard);
     if (!parsed)
-      return inputError(llvm::toString(parsed.takeError()));
+      return auditError(llvm::toString(parsed.takeError()));
     shard = *parsed;
   }
   llvm::SmallString<256> cwd;
   if (std::error_code ec = llvm::sys::fs::current_path(cwd))
-    return inputError("cannot read the working directory: " + ec.message());
+    return auditError("cannot read the working directory: " + ec.message());
   std::optional<audit::Config> config;
   if (!options.config.empty()) {
     llvm::Expected<audit::Config> loaded = audit::loadConfig(options.config);
     if (!loaded)
-      return inputError(llvm::toString(loaded.takeError()));
+      return auditError(llvm::toString(loaded.takeError()));
     config = std::move(*loaded);
   } else if (!options.noConfig) {
     const char *home = std::getenv("HOME");
     llvm::Expected<std::optional<audit::Config>> found =
         audit::findConfig(cwd, home ? home : "");
     if (!found)
-      return inputError(llvm::toString(found.takeError()));
+      return auditError(llvm::toString(found.takeError()));
     config = std::move(*found);
   }
   if (config)
@@ -221,13 +221,13 @@ int runAudit(const AuditCommandOptions &options) {
   llvm::Expected<std::map<std::string, audit::Severity>> overrides =
       parseSeverityOverrides(options.severity);
   if (!overrides)
-    return inputError(llvm::toString(overrides.takeError()));
+    return auditError(llvm::toString(overrides.takeError()));
   std::optional<audit::Baseline> baseline;
   if (!options.baseline.empty()) {
     llvm::Expected<audit::Baseline> loaded =
         audit::loadBaseline(options.baseline);
     if (!loaded)
-      return inputError(llvm::toString(loaded.takeError()));
+      return auditError(llvm::toString(loaded.takeError()));
     baseline = std::move(*loaded);
   }
 
@@ -240,14 +240,16 @@ int runAudit(const AuditCommandOptions &options) {
   }
   llvm::Expected<bundle::WalkResult> walked = bundle::findBundles(roots);
   if (!walked)
-    return inputError(llvm::toString(walked.takeError()));
+    return auditError(llvm::toString(walked.takeError()));
   // Provenance links compiled bundles to sources anywhere in the run,
   // whichever shard audits them.
-  std::vector<bundle::FoundBundle> everyBundle = walked->bundles;
-  if (shard)
+  std::vector<bundle::FoundBundle> everyBundle;
+  if (shard) {
+    everyBundle = walked->bundles;
     llvm::erase_if(walked->bundles, [&](const bundle::FoundBundle &b) {
       return !audit::inShard(*shard, b.path);
     });
+  }
 
   audit::AuditOptions auditOptions;
   auditOptions.metadataOnly = options.metadataOnly;
@@ -264,7 +266,8 @@ int runAudit(const AuditCommandOptions &options) {
     auditOptions.compilerFloor = *config->compilerFloor;
   audit::AuditReport report =
       audit::auditBundles(walked->bundles, auditOptions);
-  audit::linkSources(report, everyBundle, auditOptions);
+  audit::linkSources(report, shard ? everyBundle : walked->bundles,
+                     auditOptions);
   progress.finish();
   if (inputsChanged("aimodel audit"))
     return ExitInputError;
@@ -407,7 +410,7 @@ CommandRunner aimodel::cli::addAuditCommand(CLI::App &app) {
   return [options]() -> int {
     if (options->listRules) {
       if (!options->paths.empty() || !options->merge.empty())
-        return inputError("--list-rules takes no PATH and no other work");
+        return auditError("--list-rules takes no PATH and no other work");
       listRules(llvm::outs());
       return ExitClean;
     }

@@ -201,13 +201,7 @@ CommandRunner aimodel::cli::addDiffCommand(CLI::App &app) {
     auto newer = candidate.get();
     // A file that changed while it was read explains any error it caused.
     auto fail = [](llvm::Error error) {
-      if (inputsChanged("aimodel diff")) {
-        llvm::consumeError(std::move(error));
-        return ExitInputError;
-      }
-      llvm::errs() << "aimodel diff: error: "
-                   << llvm::toString(std::move(error)) << "\n";
-      return ExitInputError;
+      return inputError("aimodel diff", std::move(error));
     };
     if (!golden) {
       if (!newer) // both failed: one line, the golden file's

@@ -38,14 +38,8 @@ aimodelShow(const AIModelShowOptions *options) {
   auto context = ir::makeImportContext();
   std::unique_ptr<bytecode::BytecodeFile> bytes;
   auto fail = [&](llvm::Error error) {
-    if (cli::inputsChanged("aimodel show")) {
-      llvm::consumeError(std::move(error));
-      return 2;
-    }
-    llvm::errs() << "aimodel show: error: "
-                 << support::printablePath(options->path) << ": "
-                 << llvm::toString(std::move(error)) << "\n";
-    return 2;
+    return cli::inputError("aimodel show", std::move(error),
+                           llvm::StringRef(options->path));
   };
   llvm::Expected<ir::ImportedModule> imported = ir::loadIR(
       options->path, *context, bytes,

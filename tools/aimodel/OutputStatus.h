@@ -9,10 +9,12 @@
 #ifndef AIMODEL_TOOLS_AIMODEL_OUTPUTSTATUS_H
 #define AIMODEL_TOOLS_AIMODEL_OUTPUTSTATUS_H
 
+#include "support/PathText.h"
 #include "support/ReadGuard.h"
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <set>
 #include <string>
 #include <system_error>
@@ -44,20 +46,37 @@ inline void changedInputsAlreadySaid() {
     changedInputsSaid().insert(file);
 }
 
-/// Flushes stdout; returns `code`, or 2 with one line on stderr when
-/// anything written to stdout was lost or an input changed while it was
-/// read.
-inline int finishOutput(int code) {
-  llvm::raw_fd_ostream &out = llvm::outs();
+/// Exit 2 for an input that could not be used: one line, "COMMAND: error:
+/// [PATH: ]MESSAGE"; or, when a file changed while it was read, that
+/// instead (it explains whatever its bytes made fail).
+inline int inputError(llvm::StringRef command, llvm::Error error,
+                      std::optional<llvm::StringRef> path = std::nullopt) {
+  if (inputsChanged(command)) {
+    llvm::consumeError(std::move(error));
+    return 2;
+  }
+  llvm::errs() << command << ": error: ";
+  if (path)
+    llvm::errs() << support::printablePath(*path) << ": ";
+  llvm::errs() << llvm::toString(std::move(error)) << "\n";
+  return 2;
+}
+
+/// Flushes `out` (stdout by default); returns `code`, or 2 with one line on
+/// stderr when anything written to it was lost or an input changed while
+/// it was read.
+inline int finishOutput(int code, llvm::raw_fd_ostream &out = llvm::outs(),
+                        llvm::StringRef program = "aimodel",
+                        llvm::StringRef outputName = "standard output") {
   out.flush();
-  if (inputsChanged("aimodel"))
+  if (inputsChanged(program))
     code = 2;
   if (!out.has_error())
     return code;
   std::error_code error = out.error();
   // Cleared, or the stream reports the same failure fatally at exit.
   out.clear_error();
-  llvm::errs() << "aimodel: error: cannot write to standard output: "
+  llvm::errs() << program << ": error: cannot write to " << outputName << ": "
                << error.message() << "\n";
   return 2;
 }

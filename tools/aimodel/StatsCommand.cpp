@@ -155,16 +155,8 @@ CommandRunner aimodel::cli::addStatsCommand(CLI::App &app) {
             buffer ? bytecode::BytecodeFile::fromBuffer(std::move(*buffer))
                    : llvm::Expected<std::unique_ptr<bytecode::BytecodeFile>>(
                          buffer.takeError());
-        if (!decoded) {
-          if (inputsChanged("aimodel stats")) {
-            llvm::consumeError(decoded.takeError());
-            return ExitInputError;
-          }
-          llvm::errs() << "aimodel stats: error: "
-                       << support::printablePath(file) << ": "
-                       << llvm::toString(decoded.takeError()) << "\n";
-          return ExitInputError;
-        }
+        if (!decoded)
+          return inputError("aimodel stats", decoded.takeError(), file);
         bytecode::IRStats stats = bytecode::computeStats(**decoded);
         files.push_back(toJson(file, stats));
         writeText(textOs, file, stats);

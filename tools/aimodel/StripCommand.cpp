@@ -67,9 +67,19 @@ int runStrip(const StripCommandOptions &options) {
           : strip::stripSingleFile(options.file, options.output, tree);
   progress.finish();
   if (!report) {
-    // Its error names a file that changed in strip's words.
-    changedInputsAlreadySaid();
-    return usageError(llvm::toString(report.takeError()));
+    std::string message;
+    bool changed = false;
+    llvm::handleAllErrors(
+        report.takeError(), [&](const llvm::ErrorInfoBase &e) {
+          changed |= e.convertToErrorCode() ==
+                     std::errc::resource_unavailable_try_again;
+          message += (message.empty() ? "" : "; ") + e.message();
+        });
+    // A file that changed is said once, in strip's words; any other error
+    // leaves the files that changed to be said after it.
+    if (changed)
+      changedInputsAlreadySaid();
+    return usageError(message);
   }
 
   if (options.format == "json")

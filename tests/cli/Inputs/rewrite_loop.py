@@ -4,7 +4,7 @@ keeps truncating and rewriting in place (as an exporter or `cp` does), and
 checks that every run ends with exit 0, 1 or 2 -- never a signal -- and
 that an exit 2 says why on stderr in one line per problem.
 
-  rewrite_loop.py AIMODEL BUNDLE.aimodel WORKDIR --runs N
+  rewrite_loop.py AIMODEL BUNDLE.aimodel WORKDIR --runs N [--opt AIMODEL_OPT]
 
 BUNDLE's main.mlirb must be large enough to be mapped (aimodel maps from
 16 KiB up). Prints one summary line per command: runs, exit codes seen,
@@ -40,6 +40,7 @@ def main():
     parser.add_argument("bundle")
     parser.add_argument("workdir")
     parser.add_argument("--runs", type=int, default=60)
+    parser.add_argument("--opt", help="aimodel-opt, run too (no passes)")
     args = parser.parse_args()
 
     mlirb = os.path.join(args.bundle, "main.mlirb")
@@ -55,6 +56,8 @@ def main():
         "show": [args.aimodel, "show", mlirb],
         "strip": [args.aimodel, "strip", "--allow-kept", args.bundle, "-o", out],
     }
+    if args.opt:
+        commands["aimodel-opt"] = [args.opt, mlirb, "-o", os.devnull]
     rng = random.Random(7)
     stop = threading.Event()
     thread = threading.Thread(target=rewriter,
