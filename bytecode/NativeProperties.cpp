@@ -45,8 +45,15 @@ aimodel::bytecode::decodeNativeProperties(const BytecodeFile &file,
                                           const Operation &op) {
   if (op.propertiesForm != PropertiesForm::Native)
     return std::nullopt;
-  std::optional<llvm::ArrayRef<PropertyField>> schema =
-      nativePropertySchema(file.fullOpName(op.name));
+  // Asked per op on the diff's paths: compared in parts, nothing built.
+  const OpName &name = file.opNames()[op.name];
+  llvm::StringRef dialect = file.dialects()[name.dialect].name;
+  std::optional<llvm::ArrayRef<PropertyField>> schema;
+  for (const Schema &candidate : kSchemas) {
+    auto [d, n] = candidate.op.split('.');
+    if (d == dialect && n == name.name)
+      schema = candidate.fields;
+  }
   if (!schema)
     return std::nullopt;
   ByteCursor cursor(file, op.propertiesBlob);

@@ -212,12 +212,15 @@ const char *kindColour(ChangeKind kind) {
 }
 } // namespace
 
-/// "main", or "rms_norm_k3 -> rms_norm_p0" when the symbols differ.
-static std::string graphLabel(const GraphComparison &graph) {
+std::string aimodel::graphdiff::graphLabel(
+    const GraphComparison &graph, llvm::StringRef arrow,
+    llvm::function_ref<std::string(llvm::StringRef)> escape) {
   if (graph.source.empty() || graph.target.empty() ||
       graph.source == graph.target)
-    return printablePath(graph.source.empty() ? graph.target : graph.source);
-  return printablePath(graph.source) + " -> " + printablePath(graph.target);
+    return escape(
+        printablePath(graph.source.empty() ? graph.target : graph.source));
+  return escape(printablePath(graph.source)) + arrow.str() +
+         escape(printablePath(graph.target));
 }
 
 /// "[12 -> 13]", "[-> 40]", "[41 ->]": op indices in the golden and new
@@ -272,7 +275,9 @@ void aimodel::graphdiff::writeTextReport(llvm::raw_ostream &os,
     // Identical graphs are only counted: a model has many.
     if (graph.status == GraphStatus::Identical)
       continue;
-    os << "graph " << paint(kBold) << graphLabel(graph) << paint.reset();
+    os << "graph " << paint(kBold)
+       << graphLabel(graph, " -> ", [](llvm::StringRef s) { return s.str(); })
+       << paint.reset();
     if (manyFiles)
       os << " in " << printablePath(graph.file);
     os << ": " << statusName(graph.status);

@@ -13,6 +13,7 @@
 #include "graphdiff/GraphDiff.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -57,6 +58,12 @@ DiffTotals totalsOf(const DiffResult &result);
 /// "2 graphs compared: 1 identical, 1 different, 0 added, 0 removed; ops: 2
 /// modified, 1 added, 1 removed": every report's summary sentence.
 std::string summaryText(const DiffResult &result);
+
+/// A graph's name ("main"), or both with `arrow` between when the symbols
+/// differ ("rms_norm_k3 -> rms_norm_p0"); each name printable, then
+/// through `escape` (the report's markup).
+std::string graphLabel(const GraphComparison &graph, llvm::StringRef arrow,
+                       llvm::function_ref<std::string(llvm::StringRef)> escape);
 llvm::StringRef kindName(ChangeKind kind); ///< "modified", ...
 
 /// The changes listed for one module, in graph order.

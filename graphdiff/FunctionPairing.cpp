@@ -65,8 +65,8 @@ void graphdiff::pairByName(const FileGraphs &source, const FileGraphs &target,
   // pair by content first (pairByContent), by position last.
   for (uint32_t s = 0; s < source.graphs.size(); ++s)
     if (auto it = target.byPath.find(source.graphs[s].path);
-        it != target.byPath.end() && !source.graphs[s].standIn &&
-        !target.graphs[it->second].standIn)
+        it != target.byPath.end() && !source.graphs[s].standIn() &&
+        !target.graphs[it->second].standIn())
       pairs.add(s, it->second);
   // Without uniquifiers and stand-in positions, where one function on each
   // side has the name.
@@ -125,12 +125,15 @@ std::vector<uint32_t> graphdiff::pairByContent(const FileGraphs &source,
   return added;
 }
 
-void graphdiff::pairByPosition(const FileGraphs &source,
-                               const FileGraphs &target, FunctionPairs &pairs) {
+std::vector<uint32_t> graphdiff::pairByPosition(const FileGraphs &source,
+                                                const FileGraphs &target,
+                                                FunctionPairs &pairs) {
+  std::vector<uint32_t> added;
   for (uint32_t s = 0; s < source.graphs.size(); ++s)
     if (auto it = target.byPath.find(source.graphs[s].path);
-        it != target.byPath.end())
-      pairs.add(s, it->second);
+        it != target.byPath.end() && pairs.add(s, it->second))
+      added.push_back(s);
+  return added;
 }
 
 std::vector<uint32_t>

@@ -51,8 +51,10 @@ std::vector<uint32_t> pairByContent(const FileGraphs &source,
                                     FunctionPairs &pairs);
 
 /// Last: graphs still unpaired whose paths (stand-ins included) agree.
-void pairByPosition(const FileGraphs &source, const FileGraphs &target,
-                    FunctionPairs &pairs);
+/// Returns the new pairs' source graphs.
+std::vector<uint32_t> pairByPosition(const FileGraphs &source,
+                                     const FileGraphs &target,
+                                     FunctionPairs &pairs);
 
 /// Through the call sites of a matched graph pair. Returns the new pairs'
 /// source graphs.

@@ -269,6 +269,8 @@ DiffResult Differ::run(std::optional<std::pair<uint32_t, uint32_t>> entry) {
 
   // Newly paired functions change the labels of the ops naming them.
   auto paired = [&](const std::vector<uint32_t> &sources) {
+    if (sources.empty()) // nothing names a new pair: no label changed
+      return std::vector<uint32_t>();
     std::vector<char> changed[2] = {
         std::vector<char>(graphs[0].graphs.size(), 0),
         std::vector<char>(graphs[1].graphs.size(), 0)};
@@ -281,16 +283,7 @@ DiffResult Differ::run(std::optional<std::pair<uint32_t, uint32_t>> entry) {
   };
   if (!entry) {
     paired(pairByContent(graphs[0], graphs[1], pairs));
-    std::vector<uint32_t> before;
-    for (uint32_t s = 0; s < graphs[0].graphs.size(); ++s)
-      if (!pairs.paired(0, s))
-        before.push_back(s);
-    pairByPosition(graphs[0], graphs[1], pairs);
-    std::vector<uint32_t> added;
-    for (uint32_t s : before)
-      if (pairs.paired(0, s))
-        added.push_back(s);
-    paired(added);
+    paired(pairByPosition(graphs[0], graphs[1], pairs));
   }
 
   // In rounds: match every queued pair; the functions their call sites

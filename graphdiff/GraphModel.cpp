@@ -75,8 +75,8 @@ void Builder::assignGraphs() {
   std::vector<std::string> scope(ops.size());
   // The same with every stand-in's number dropped ("builtin.module#"):
   // what a stand-in is, whatever its position.
+  // A scope holds a stand-in exactly when the two differ.
   std::vector<std::string> shape(ops.size());
-  std::vector<char> standInScope(ops.size(), 0);
   std::map<std::pair<std::string, std::string>, unsigned> unnamedTables;
   auto scopeOf = [&](uint32_t parent) -> const std::string & {
     static const std::string top;
@@ -117,7 +117,6 @@ void Builder::assignGraphs() {
       symbol = symbolName(file, op);
     const std::string &outer = scopeOf(parent);
     const std::string &outerShape = parent == kNoIndex ? outer : shape[parent];
-    bool outerStandIn = parent != kNoIndex && standInScope[parent];
     auto within = [&](llvm::StringRef name) {
       return outer.empty() ? name.str() : outer + "::" + name.str();
     };
@@ -135,7 +134,6 @@ void Builder::assignGraphs() {
       }
       scope[i] = within(own);
       shape[i] = shapeWithin(ownShape);
-      standInScope[i] = outerStandIn || !symbol;
     }
     if (holds && (symbol || parentGraph == kNoGraph)) {
       FunctionGraph graph;
@@ -149,7 +147,6 @@ void Builder::assignGraphs() {
       graph.path = symbol ? within(graph.name) : graph.name;
       graph.shape =
           symbol ? shapeWithin(graph.name) : file.fullOpName(op.name) + "#";
-      graph.standIn = !symbol || outerStandIn;
       graph.rootOp = i;
       out.graphOfOp[i] = uint32_t(pending.size());
       if (symbol) {
@@ -273,16 +270,16 @@ FileGraphs Builder::build() {
   assignGraphs();
   for (const std::string &name : ambiguous)
     out.bySymbol.erase(name);
-  // Every op and block argument is a vertex: size the graphs once.
+  // Every op and block argument is a vertex: size the graphs once. Every
+  // op is in a graph (assignGraphs: a function's, or "(top level)").
   std::vector<size_t> sizes(pending.size(), 0);
-  for (uint32_t i = 0; i < ops.size(); ++i)
-    if (out.graphOfOp[i] != kNoGraph) {
-      size_t &size = sizes[out.graphOfOp[i]];
-      ++size;
-      for (uint32_t region : file.opRegions(ops[i]))
-        for (uint32_t block : file.regions()[region].blocks)
-          size += file.blocks()[block].arguments.size();
-    }
+  for (uint32_t i = 0; i < ops.size(); ++i) {
+    size_t &size = sizes[out.graphOfOp[i]];
+    ++size;
+    for (uint32_t region : file.opRegions(ops[i]))
+      for (uint32_t block : file.regions()[region].blocks)
+        size += file.blocks()[block].arguments.size();
+  }
   out.graphs.reserve(pending.size());
   for (uint32_t g = 0; g < pending.size(); ++g) {
     out.graphs.emplace_back(sizes[g]);
@@ -292,17 +289,14 @@ FileGraphs Builder::build() {
     out.graphs[g].onlyContainers = pending[g].onlyContainers;
     out.graphs[g].topLevel = pending[g].topLevel;
     out.graphs[g].shape = std::move(pending[g].shape);
-    out.graphs[g].standIn = pending[g].standIn;
     out.graphs[g].rootOp = pending[g].rootOp;
   }
   nextVertex.assign(out.graphs.size(), 0);
   for (uint32_t i = 0; i < ops.size(); ++i)
-    if (out.graphOfOp[i] != kNoGraph)
-      addVertices(i);
+    addVertices(i);
   externals.resize(out.graphs.size());
   for (uint32_t i = 0; i < ops.size(); ++i)
-    if (out.graphOfOp[i] != kNoGraph)
-      addEdges(i);
+    addEdges(i);
   // Slots were appended op by op in vertex order: turn the starts into
   // ranges (arguments and external values have none).
   for (uint32_t g = 0; g < out.graphs.size(); ++g) {

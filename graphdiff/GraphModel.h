@@ -104,7 +104,7 @@ struct FunctionGraph {
   /// the same for stand-ins that differ only by position.
   std::string shape;
   /// A stand-in is part of `path`: its name says where it is, not what.
-  bool standIn = false;
+  bool standIn() const { return path != shape; }
   bool synthetic = false;
   /// "(top level)": the containers and the ops outside every function.
   /// Its vertex 0 is the file's top-level op.

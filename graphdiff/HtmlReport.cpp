@@ -60,10 +60,7 @@ static void writeRow(llvm::raw_ostream &os, const Change &change) {
 }
 
 static std::string graphTitle(const GraphComparison &graph) {
-  if (graph.source.empty() || graph.target.empty() ||
-      graph.source == graph.target)
-    return html(graph.source.empty() ? graph.target : graph.source);
-  return html(graph.source) + " &rarr; " + html(graph.target);
+  return graphLabel(graph, " &rarr; ", support::htmlEscape);
 }
 
 static void writeChanges(llvm::raw_ostream &os, const GraphComparison &graph,

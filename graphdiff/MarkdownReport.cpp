@@ -20,10 +20,7 @@ static std::string md(llvm::StringRef bytes) {
 }
 
 static std::string graphName(const GraphComparison &graph) {
-  if (graph.source.empty() || graph.target.empty() ||
-      graph.source == graph.target)
-    return md(graph.source.empty() ? graph.target : graph.source);
-  return md(graph.source) + " → " + md(graph.target);
+  return graphLabel(graph, " → ", support::markdownEscape);
 }
 
 void aimodel::graphdiff::writeMarkdownReport(llvm::raw_ostream &os,

@@ -43,6 +43,19 @@ bool graphdiff::isDisplayName(llvm::StringRef attributeName) {
   return attributeName == "sym_name" || attributeName == "coreai.name";
 }
 
+/// A known upstream encoding's members that count, like a dictionary's:
+/// present, and not a display name. nullopt for an unknown encoding.
+static std::optional<llvm::SmallVector<bytecode::PropertyMember, 8>>
+countedNativeMembers(const bytecode::BytecodeFile &file,
+                     const bytecode::Operation &op) {
+  auto decoded = bytecode::decodeNativeProperties(file, op);
+  if (decoded)
+    llvm::erase_if(*decoded, [](const bytecode::PropertyMember &member) {
+      return member.attr == kNone || isDisplayName(member.name);
+    });
+  return decoded;
+}
+
 uint64_t OpParts::label() const {
   return HashBuilder(kOpTag)
       .add(name)
@@ -269,13 +282,11 @@ OpLabeler::Hashed OpLabeler::opProperties(const Operation &op) {
   case bytecode::PropertiesForm::Attribute:
     return filteredDictionary(op.propertiesAttr);
   case bytecode::PropertiesForm::Native:
-    if (auto decoded = bytecode::decodeNativeProperties(file, op)) {
+    if (auto decoded = countedNativeMembers(file, op)) {
       // A known upstream encoding: its fields, like a dictionary's members.
       HashBuilder hash(kDictionaryTag);
       Hashed out;
       for (const bytecode::PropertyMember &member : *decoded) {
-        if (member.attr == kNone || isDisplayName(member.name))
-          continue;
         Hashed value = attribute(member.attr);
         hash.add(llvm::xxh3_64bits(member.name)).add(value.hash);
         out.symbolic |= value.symbolic;
@@ -401,10 +412,9 @@ OpLabeler::propertyMembers(const Operation &op) {
   if (op.propertiesForm == bytecode::PropertiesForm::Attribute)
     return members(op.propertiesAttr);
   std::vector<std::pair<std::string, uint64_t>> out;
-  if (auto decoded = bytecode::decodeNativeProperties(file, op))
+  if (auto decoded = countedNativeMembers(file, op))
     for (const bytecode::PropertyMember &member : *decoded)
-      if (member.attr != kNone && !isDisplayName(member.name))
-        out.emplace_back(member.name.str(), member.attr);
+      out.emplace_back(member.name.str(), member.attr);
   return out;
 }
 

@@ -2,8 +2,6 @@
 
 #include "mlir-passes/GraphTraps.h"
 
-#include <set>
-
 using namespace aimodel;
 using namespace aimodel::passes;
 
@@ -30,8 +28,6 @@ constexpr GraphTrapEntry kTraps[] = {
 };
 } // namespace
 
-llvm::ArrayRef<GraphTrapEntry> aimodel::passes::graphTraps() { return kTraps; }
-
 const GraphTrapEntry *aimodel::passes::graphTrapOf(llvm::StringRef opName,
                                                    llvm::StringRef &kind) {
   kind = opName.rsplit('.').second;
@@ -47,8 +43,10 @@ const GraphTrapEntry *aimodel::passes::graphTrapOf(llvm::StringRef opName,
 void GraphTrapRule::visit(llvm::StringRef opName, llvm::StringRef function,
                           uint64_t count) {
   llvm::StringRef kind;
-  if (!count || !graphTrapOf(opName, kind))
+  const GraphTrapEntry *trap = count ? graphTrapOf(opName, kind) : nullptr;
+  if (!trap)
     return;
+  present.insert(trap);
   // Saturating: counts from a stats.json may be anything up to 2^64-1.
   auto add = [count](uint64_t &total) {
     total = total > UINT64_MAX - count ? UINT64_MAX : total + count;
@@ -74,13 +72,7 @@ std::optional<IRFinding> GraphTrapRule::finish() const {
                     kinds + ")";
   if (!perFunction.empty())
     finding.message += "; by function: " + perFunctionPhrase(perFunction);
-  // What each trap present is reported to do, and where.
-  std::set<const GraphTrapEntry *> present;
-  for (const auto &[kind, count] : byKind) {
-    llvm::StringRef k;
-    if (const GraphTrapEntry *trap = graphTrapOf(kind, k))
-      present.insert(trap);
-  }
+  // What each trap present is reported to do, and where, in table order.
   for (const GraphTrapEntry &trap : kTraps)
     if (present.count(&trap))
       finding.message +=

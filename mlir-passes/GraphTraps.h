@@ -20,6 +20,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 namespace aimodel::passes {
@@ -29,9 +30,6 @@ struct GraphTrapEntry {
   llvm::StringLiteral what;                  ///< what is reported to happen
   llvm::StringLiteral source;                ///< where it was reported
 };
-
-/// Every known trap, in the order findings name them.
-llvm::ArrayRef<GraphTrapEntry> graphTraps();
 
 /// The trap op `opName` is, if any; `kind` gets its op kind.
 const GraphTrapEntry *graphTrapOf(llvm::StringRef opName,
@@ -49,6 +47,7 @@ public:
 
 private:
   std::map<std::string, uint64_t> byKind;
+  std::set<const GraphTrapEntry *> present;
   FunctionCounts perFunction;
   uint64_t ops = 0;
 };

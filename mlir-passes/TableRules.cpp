@@ -53,9 +53,13 @@ std::vector<IRFinding> aimodel::passes::runTableRules(const BytecodeFile &file,
   std::vector<IRFinding> findings;
   bool legacy = rules & kLegacyDebugLocationRule;
   bool unverified = rules & kUnverifiedLocationRule;
-  std::vector<std::string> functions;
-  if (legacy || unverified || (rules & kGraphTrapRule))
+  std::vector<std::string> functions, opNames;
+  if (legacy || unverified || (rules & kGraphTrapRule)) {
     functions = enclosingFunctions(file);
+    // "dialect.op" once per name, not per op.
+    for (uint32_t n = 0; n < file.opNames().size(); ++n)
+      opNames.push_back(file.fullOpName(n));
+  }
   if (legacy || unverified) {
     BytecodeLocationView view(file);
     LegacyLocationRule<BytecodeLocationView> legacyRule(view);
@@ -73,7 +77,7 @@ std::vector<IRFinding> aimodel::passes::runTableRules(const BytecodeFile &file,
         unverifiedRule.visit(loc, opName, function, isBlockArgument);
     };
     for (uint32_t i = 0; i < ops.size(); ++i) {
-      std::string opName = file.fullOpName(ops[i].name);
+      const std::string &opName = opNames[ops[i].name];
       visit(ops[i].location, opName, functions[i], false);
       for (uint32_t region : file.opRegions(ops[i]))
         for (uint32_t block : file.regions()[region].blocks)
@@ -92,10 +96,17 @@ std::vector<IRFinding> aimodel::passes::runTableRules(const BytecodeFile &file,
     if (std::optional<IRFinding> payload = debugPayloadFinding(file))
       findings.push_back(std::move(*payload));
   if (rules & kGraphTrapRule) {
+    // Whether an op is a trap depends on its name alone: decided per name.
+    std::vector<bool> isTrap;
+    for (const std::string &name : opNames) {
+      llvm::StringRef kind;
+      isTrap.push_back(graphTrapOf(name, kind) != nullptr);
+    }
     GraphTrapRule rule;
     auto ops = file.operations();
     for (uint32_t i = 0; i < ops.size(); ++i)
-      rule.visit(file.fullOpName(ops[i].name), functions[i]);
+      if (isTrap[ops[i].name])
+        rule.visit(opNames[ops[i].name], functions[i]);
     if (std::optional<IRFinding> finding = rule.finish())
       findings.push_back(std::move(*finding));
   }
