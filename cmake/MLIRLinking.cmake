@@ -7,17 +7,20 @@
 #    LLVM_LINK_LLVM_DYLIB, so each exported MLIR target names the *shared*
 #    libLLVM in its interface: the targets used here are pointed at LLVM's
 #    static Support archives instead (MLIR's core needs nothing else of LLVM).
-add_library(AIModelMLIRLink INTERFACE)
-if(NOT AIMODEL_STATIC_RELEASE)
-  target_link_libraries(AIModelMLIRLink INTERFACE MLIR LLVM)
-  return()
-endif()
-
+#
+# AIModelLLVMStatic is LLVM's static Support archives and what they need:
+# the aimodel executable links it in every build (it needs no MLIR).
 find_package(Threads REQUIRED)
 add_library(AIModelLLVMStatic INTERFACE)
 target_link_libraries(AIModelLLVMStatic INTERFACE
   ${AIMODEL_LLVM_SUPPORT_A} ${AIMODEL_LLVM_DEMANGLE_A} Threads::Threads
   ${CMAKE_DL_LIBS} rt m)
+
+add_library(AIModelMLIRLink INTERFACE)
+if(NOT AIMODEL_STATIC_RELEASE)
+  target_link_libraries(AIModelMLIRLink INTERFACE MLIR LLVM)
+  return()
+endif()
 
 set_property(GLOBAL PROPERTY AIMODEL_STATIC_VISITED "")
 function(aimodel_point_at_static_llvm target)

@@ -38,15 +38,17 @@ done
 fixtures="$build/fixtures"
 demo="$src/fixtures/trees/demo"
 legacy="$demo/legacy/classifier.aimodel"
+# Each command quoted for the shell, so paths with spaces stay one word.
+quoted() { printf '%q ' "$@"; }
 commands=(
-  "audit --fail-on never $demo"
-  "audit --fail-on never --format json $fixtures/audit/AIM002"
-  "stats $legacy"
-  "show $legacy"
-  "show --debuginfo $legacy/main.mlirb"
-  "diff $src/tests/diff/Inputs/model.mlir $src/tests/diff/Inputs/model-changed.mlir"
-  "diff $legacy $demo/bundles/tiny-llm/tiny.aimodel"
-  "strip --format json $legacy -o $work/OUT.aimodel"
+  "$(quoted audit --fail-on never "$demo")"
+  "$(quoted audit --fail-on never --format json "$fixtures/audit/AIM002")"
+  "$(quoted stats "$legacy")"
+  "$(quoted show "$legacy")"
+  "$(quoted show --debuginfo "$legacy/main.mlirb")"
+  "$(quoted diff "$src/tests/diff/Inputs/model.mlir" "$src/tests/diff/Inputs/model-changed.mlir")"
+  "$(quoted diff "$legacy" "$demo/bundles/tiny-llm/tiny.aimodel")"
+  "$(quoted strip --format json "$legacy" -o "$work/OUT.aimodel")"
 )
 run_all() { # BIN LOGDIR
   mkdir -p "$2"
@@ -54,8 +56,7 @@ run_all() { # BIN LOGDIR
   for cmd in "${commands[@]}"; do
     rm -rf "$work/OUT.aimodel"
     local rc=0
-    # shellcheck disable=SC2086
-    "$1" $cmd > "$2/$i.out" 2> "$2/$i.err" || rc=$?
+    eval "\"\$1\" $cmd" > "$2/$i.out" 2> "$2/$i.err" || rc=$?
     echo "$rc" > "$2/$i.rc"
     i=$((i + 1))
   done

@@ -40,7 +40,9 @@ configure_and_build() {
   local llvm_config mlir_dir
   llvm_config=$(command -v llvm-config-22)
   mlir_dir="$("$llvm_config" --libdir)/cmake/mlir"
-  if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+  # Configured once; again whenever flags are given, so a folder configured
+  # otherwise never builds without them (cmake keeps the rest of its cache).
+  if [ ! -f "$BUILD_DIR/build.ninja" ] || [ -n "${AIMODEL_CMAKE_ARGS:-}" ]; then
     # shellcheck disable=SC2086  # AIMODEL_CMAKE_ARGS is a list of -D flags
     cmake -S "$ROOT_DIR" -B "$BUILD_DIR" -G Ninja -DMLIR_DIR="$mlir_dir" \
       ${AIMODEL_CMAKE_ARGS:-} "$@" >&2
