@@ -8,12 +8,16 @@
 #include "llvm/Support/xxhash.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
 
 using namespace aimodel;
 using namespace aimodel::graphdiff;
 
 namespace {
 constexpr uint64_t kPairTag = 0x50414952;
+constexpr uint64_t kContentTag = 0x434f4e54;
+constexpr uint64_t kUnknownContentTag = 0x554e4b4e;
 } // namespace
 
 bool FunctionPairs::add(uint32_t source, uint32_t target) {
@@ -26,6 +30,8 @@ bool FunctionPairs::add(uint32_t source, uint32_t target) {
 
 void graphdiff::collectSymbolUses(FileGraphs &graphs, OpLabeler &labeler) {
   llvm::SmallVector<llvm::StringRef, 4> refs;
+  for (FunctionGraph &graph : graphs.graphs)
+    graph.referenced = false;
   for (FunctionGraph &graph : graphs.graphs) {
     graph.symbolUsers.clear();
     graph.references.clear();
@@ -46,6 +52,9 @@ void graphdiff::collectSymbolUses(FileGraphs &graphs, OpLabeler &labeler) {
         std::unique(graph.references.begin(), graph.references.end()),
         graph.references.end());
   }
+  for (FunctionGraph &graph : graphs.graphs)
+    for (uint32_t f : graph.references)
+      graphs.graphs[f].referenced = true;
 }
 
 /// `path` with its last component's uniquifier dropped.
@@ -60,13 +69,17 @@ static std::string normalisedPath(llvm::StringRef path) {
 
 void graphdiff::pairByName(const FileGraphs &source, const FileGraphs &target,
                            FunctionPairs &pairs) {
-  // By exact path; a path holding a stand-in ("mps.func#0",
+  // By exact path, where nothing in either file calls the graph: an entry
+  // point is known by its name. What is called (a composite) is known by
+  // where it is called: its uniquifier is new on every conversion, so an
+  // equal name proves nothing. A path holding a stand-in ("mps.func#0",
   // "builtin.module#1::main") says where a graph is, not what it is: those
   // pair by content first (pairByContent), by position last.
   for (uint32_t s = 0; s < source.graphs.size(); ++s)
     if (auto it = target.byPath.find(source.graphs[s].path);
         it != target.byPath.end() && !source.graphs[s].standIn() &&
-        !target.graphs[it->second].standIn())
+        !target.graphs[it->second].standIn() && !source.graphs[s].referenced &&
+        !target.graphs[it->second].referenced)
       pairs.add(s, it->second);
   // Without uniquifiers and stand-in positions, where one function on each
   // side has the name.
@@ -125,14 +138,55 @@ std::vector<uint32_t> graphdiff::pairByContent(const FileGraphs &source,
   return added;
 }
 
-std::vector<uint32_t> graphdiff::pairByPosition(const FileGraphs &source,
-                                                const FileGraphs &target,
-                                                FunctionPairs &pairs) {
+std::vector<uint32_t> graphdiff::pairLeftovers(const FileGraphs &source,
+                                               const FileGraphs &target,
+                                               llvm::ArrayRef<uint64_t> keys[2],
+                                               FunctionPairs &pairs) {
   std::vector<uint32_t> added;
+  const FileGraphs *files[2] = {&source, &target};
+  // Unpaired graphs grouped by `group`, each side in file order; the k-th
+  // of a group pairs with the k-th. Within a group of equal content any
+  // pairing compares alike; of equal shape, position is all that is left.
+  auto inOrder = [&](auto group) {
+    std::map<std::pair<std::string, uint64_t>, std::vector<uint32_t>>
+        waiting[2];
+    for (int side = 0; side < 2; ++side)
+      for (uint32_t g = 0; g < files[side]->graphs.size(); ++g)
+        if (!pairs.paired(side, g) && !files[side]->graphs[g].topLevel)
+          if (auto key = group(side, g))
+            waiting[side][*key].push_back(g);
+    for (auto &[key, sources] : waiting[0]) {
+      auto it = waiting[1].find(key);
+      if (it == waiting[1].end())
+        continue;
+      for (size_t k = 0; k < std::min(sources.size(), it->second.size()); ++k)
+        if (pairs.add(sources[k], it->second[k]))
+          added.push_back(sources[k]);
+    }
+  };
+  auto shapeOf = [&](int side, uint32_t g) {
+    return normalisedPath(files[side]->graphs[g].shape);
+  };
+  inOrder([&](int side,
+              uint32_t g) -> std::optional<std::pair<std::string, uint64_t>> {
+    if (!keys[side][g])
+      return std::nullopt;
+    return std::make_pair(shapeOf(side, g), keys[side][g]);
+  });
+  // The same path: what nothing else decided (a composite whose callers
+  // have no counterpart), as its name alone says.
   for (uint32_t s = 0; s < source.graphs.size(); ++s)
     if (auto it = target.byPath.find(source.graphs[s].path);
-        it != target.byPath.end() && pairs.add(s, it->second))
+        it != target.byPath.end() && !source.graphs[s].standIn() &&
+        !target.graphs[it->second].standIn() && pairs.add(s, it->second))
       added.push_back(s);
+  inOrder([&](int side,
+              uint32_t g) -> std::optional<std::pair<std::string, uint64_t>> {
+    if (!files[side]->graphs[g].standIn())
+      return std::nullopt;
+    return std::make_pair(files[side]->graphs[g].shape, uint64_t(0));
+  });
+  llvm::sort(added);
   return added;
 }
 
@@ -168,18 +222,83 @@ graphdiff::pairByCallSites(const FileGraphs &source, const FileGraphs &target,
 
 OpLabeler::SymbolKeys graphdiff::symbolKeys(const FileGraphs &graphs,
                                             const FunctionPairs &pairs,
-                                            int side) {
-  // Only a function that pairs is known by its pair; anything else (a
-  // variable, an external callee, a function with no counterpart) by its
-  // exact name: a uniquifier is ignored only where a pairing proves it.
-  return [&graphs, &pairs, side](llvm::StringRef symbol) {
+                                            int side,
+                                            llvm::ArrayRef<uint64_t> content) {
+  // A function that pairs is known by its pair; one that does not (yet)
+  // by its content, so that calls of equal composites look alike whatever
+  // their uniquifiers; anything else (a variable, an external callee) by
+  // its exact name.
+  return [&graphs, &pairs, side, content](llvm::StringRef symbol) {
     if (auto it = graphs.bySymbol.find(symbol); it != graphs.bySymbol.end()) {
       uint32_t other = pairs.of[side][it->second];
       if (other != kNoGraph)
         return HashBuilder(kPairTag).add(side == 0 ? it->second : other).get();
+      if (it->second < content.size() && content[it->second])
+        return content[it->second];
+      return HashBuilder(kUnknownContentTag)
+          .add(llvm::xxh3_64bits(normaliseSymbol(symbol)))
+          .get();
     }
     return OpLabeler::nameKey(symbol);
   };
+}
+
+std::vector<uint64_t> graphdiff::contentKeys(FileGraphs &graphs,
+                                             OpLabeler &labeler,
+                                             const FunctionPairs &pairs,
+                                             int side) {
+  size_t n = graphs.graphs.size();
+  std::vector<uint64_t> keys(n, 0);
+  // Callees before their callers (a post-order of the call graph), so a
+  // caller's fingerprints see its callees' keys; a call into a cycle
+  // (recursion) sees the callee by its name without uniquifier.
+  std::vector<uint32_t> order;
+  order.reserve(n);
+  std::vector<char> state(n, 0); // 0 new, 1 on the stack, 2 done
+  bool cyclic = false;
+  for (uint32_t root = 0; root < n; ++root) {
+    if (state[root])
+      continue;
+    std::vector<std::pair<uint32_t, size_t>> stack{{root, 0}};
+    state[root] = 1;
+    while (!stack.empty()) {
+      auto &[g, next] = stack.back();
+      const std::vector<uint32_t> &callees = graphs.graphs[g].references;
+      if (next < callees.size()) {
+        uint32_t f = callees[next++];
+        if (state[f] == 0) {
+          state[f] = 1;
+          stack.emplace_back(f, 0);
+        } else if (state[f] == 1) {
+          cyclic = true;
+        }
+        continue;
+      }
+      state[g] = 2;
+      order.push_back(g);
+      stack.pop_back();
+    }
+  }
+  labeler.setSymbolKeys(symbolKeys(graphs, pairs, side, keys));
+  auto keyOf = [&](const FunctionGraph &graph) {
+    return HashBuilder(kContentTag)
+        .add(llvm::xxh3_64bits(normalisedPath(graph.shape)))
+        .add(graph[0].bottomUp)
+        .get();
+  };
+  for (uint32_t g : order) {
+    FunctionGraph &graph = graphs.graphs[g];
+    computeFingerprints(graph, labeler);
+    if (graph.hasRoot())
+      keys[g] = keyOf(graph);
+  }
+  if (cyclic) {
+    // The labels hashed before a cycle's keys were known are stale.
+    labeler.setSymbolKeys(symbolKeys(graphs, pairs, side, keys));
+    for (FunctionGraph &graph : graphs.graphs)
+      computeFingerprints(graph, labeler);
+  }
+  return keys;
 }
 
 EntryMatch graphdiff::findEntry(const FileGraphs &graphs,

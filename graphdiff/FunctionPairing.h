@@ -1,13 +1,16 @@
 //===- FunctionPairing.h - Which function of one file is which --*- C++ -*-===//
 //
-// Functions pair by full symbol path, then by path without the conversion
-// uniquifier of its last name where that is unique on both sides, then,
-// among look-alike names, by equal whole-graph fingerprints, and last
-// through their call sites: two matched ops naming unpaired functions at
-// the same position of their symbol references pair those functions, at
-// any depth of composites. Labels hash a reference to a paired function by
-// the pair, so the call sites of paired functions compare equal whatever
-// the names; every other symbol by its exact name.
+// Functions pair by full symbol path where nothing calls them (entry
+// points), then by path without the conversion uniquifier of its last name
+// where that is unique on both sides, then, among look-alike names, by
+// equal whole-graph fingerprints, then through their call sites: two
+// matched ops naming unpaired functions at the same position of their
+// symbol references pair those functions, at any depth of composites. What
+// is left pairs by equal content in file order, by exact path, and
+// stand-ins by position. Labels hash a reference to a paired function by
+// the pair, to an unpaired one by its content (its name without uniquifier
+// and its whole body), so calls of equal composites compare equal whatever
+// their names; every other symbol by its exact name.
 //
 //===----------------------------------------------------------------------===//
 #ifndef AIMODEL_GRAPHDIFF_FUNCTIONPAIRING_H
@@ -50,11 +53,13 @@ std::vector<uint32_t> pairByContent(const FileGraphs &source,
                                     const FileGraphs &target,
                                     FunctionPairs &pairs);
 
-/// Last: graphs still unpaired whose paths (stand-ins included) agree.
-/// Returns the new pairs' source graphs.
-std::vector<uint32_t> pairByPosition(const FileGraphs &source,
-                                     const FileGraphs &target,
-                                     FunctionPairs &pairs);
+/// Last, for graphs still unpaired: equal content (a key of `keys`, per
+/// side) in file order, then the exact path, then stand-ins of one shape
+/// in file order. Returns the new pairs' source graphs.
+std::vector<uint32_t> pairLeftovers(const FileGraphs &source,
+                                    const FileGraphs &target,
+                                    llvm::ArrayRef<uint64_t> keys[2],
+                                    FunctionPairs &pairs);
 
 /// Through the call sites of a matched graph pair. Returns the new pairs'
 /// source graphs.
@@ -65,9 +70,19 @@ pairByCallSites(const FileGraphs &source, const FileGraphs &target,
                 OpLabeler &targetLabels, FunctionPairs &pairs);
 
 /// Symbol keys for side `side`'s labeler: a paired function by its pair,
-/// anything else by its exact name.
+/// an unpaired one by its key in `content` (contentKeys), anything else by
+/// its exact name.
 OpLabeler::SymbolKeys symbolKeys(const FileGraphs &graphs,
-                                 const FunctionPairs &pairs, int side);
+                                 const FunctionPairs &pairs, int side,
+                                 llvm::ArrayRef<uint64_t> content);
+
+/// Fingerprints every graph of side `side`, callees first, and returns per
+/// graph the key a reference to it hashes as while it is unpaired: its
+/// name without uniquifier and its function op's bottom-up fingerprint (0
+/// for a graph without one). Leaves `labeler` with symbolKeys() over the
+/// keys being filled: the caller sets its own over the returned ones.
+std::vector<uint64_t> contentKeys(FileGraphs &graphs, OpLabeler &labeler,
+                                  const FunctionPairs &pairs, int side);
 
 /// The graphs `--entry-point NAME` may mean in one file.
 struct EntryMatch {

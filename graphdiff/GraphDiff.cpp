@@ -74,6 +74,8 @@ private:
   FileGraphs graphs[2];
   OpLabeler labels[2];
   FunctionPairs pairs;
+  /// Per side and graph: what a reference to it hashes as while unpaired.
+  std::vector<uint64_t> content[2];
   std::vector<char> selected[2];
 };
 
@@ -100,7 +102,8 @@ std::string Differ::displayName(int side, uint32_t g) const {
 
 void Differ::refreshKeys() {
   for (int side = 0; side < 2; ++side)
-    labels[side].setSymbolKeys(symbolKeys(graphs[side], pairs, side));
+    labels[side].setSymbolKeys(
+        symbolKeys(graphs[side], pairs, side, content[side]));
 }
 
 std::vector<uint32_t>
@@ -261,11 +264,9 @@ DiffResult Differ::run(std::optional<std::pair<uint32_t, uint32_t>> entry) {
     selectEntryPoint(*entry);
   else
     pairByName(graphs[0], graphs[1], pairs);
-  refreshKeys();
   for (int side = 0; side < 2; ++side)
-    for (uint32_t g = 0; g < graphs[side].graphs.size(); ++g)
-      if (selected[side][g])
-        computeFingerprints(graphs[side].graphs[g], labels[side]);
+    content[side] = contentKeys(graphs[side], labels[side], pairs, side);
+  refreshKeys();
 
   // Newly paired functions change the labels of the ops naming them.
   auto paired = [&](const std::vector<uint32_t> &sources) {
@@ -281,13 +282,12 @@ DiffResult Differ::run(std::optional<std::pair<uint32_t, uint32_t>> entry) {
     refreshKeys();
     return refingerprint(changed);
   };
-  if (!entry) {
+  if (!entry)
     paired(pairByContent(graphs[0], graphs[1], pairs));
-    paired(pairByPosition(graphs[0], graphs[1], pairs));
-  }
 
   // In rounds: match every queued pair; the functions their call sites
-  // pair, and the graphs naming those, make the next round.
+  // pair, and the graphs naming those, make the next round. When call
+  // sites pair nothing more, what is left pairs by content and name.
   std::map<uint32_t, GraphComparison> compared;
   std::vector<uint32_t> round;
   for (uint32_t s = 0; s < graphs[0].graphs.size(); ++s)
@@ -306,6 +306,10 @@ DiffResult Differ::run(std::optional<std::pair<uint32_t, uint32_t>> entry) {
         fresh.push_back(f);
     }
     round.clear();
+    if (fresh.empty() && !entry) {
+      llvm::ArrayRef<uint64_t> keys[2] = {content[0], content[1]};
+      fresh = pairLeftovers(graphs[0], graphs[1], keys, pairs);
+    }
     if (fresh.empty())
       break;
     std::vector<char> next(graphs[0].graphs.size(), 0);

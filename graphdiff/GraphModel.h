@@ -126,6 +126,9 @@ struct FunctionGraph {
   std::vector<uint32_t> symbolUsers;
   /// Graphs of this file whose symbols this graph's ops name.
   std::vector<uint32_t> references;
+  /// Whether an op of the file names this graph's symbol (a composite, a
+  /// callee), as opposed to an entry point nothing in the file calls.
+  bool referenced = false;
 
   bool hasRoot() const { return rootOp != bytecode::kNoIndex; }
   size_t numVertices() const { return boost::num_vertices(graph); }

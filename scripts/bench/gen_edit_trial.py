@@ -54,7 +54,7 @@ printed order:
              value, placed just before that user: the new op added (target
              index only); at most one op modified, and only that user.
   delete     a unary op whose input and result types are equal (silu,
-             softmax, rsqrt, tanh, the k transpose; not an invoke), its
+             softmax, sqrt, tanh, the k transpose; not an invoke), its
              users rewired to its input: that op removed (source index
              only); at most one op modified, and only one of its former
              users (each of these ops has a single user).
@@ -84,8 +84,8 @@ import random
 import string
 import struct
 
-KINDS = ("swap", "attribute", "insert", "delete", "reorder", "argtype",
-         "rename")
+KINDS = ("swap", "swapc", "attribute", "insert", "delete", "reorder",
+         "argtype", "rename", "shuffle")
 
 D, S, H, HD, FF = 64, 16, 4, 16, 256
 F32 = "f32"
@@ -254,8 +254,8 @@ def rms_composite(b, name):
     eps = e("coreai.constant", [], T_ROW,
             {"value": ("splat", (1e-6, T_ROW))}, hint="eps", line=1)
     ae = e("coreai.add", [mean, eps], T_ROW, hint="ae", line=1)
-    r = e("coreai.rsqrt", [ae], T_ROW, hint="r", line=2)
-    y = e("coreai.mul", [x, r], T_H, hint="y", line=2)
+    r = e("coreai.sqrt", [ae], T_ROW, hint="r", line=2)
+    y = e("coreai.div", [x, r], T_H, hint="y", line=2)
     w = e("coreai.constant", [], tensor(D),
           {"value": ("resource", (f"w{b.next_uid}", tensor(D)))}, hint="w",
           line=3)
@@ -270,104 +270,161 @@ def weight(e, ty, hint, ident, stack, line):
              ident=ident, stack=stack, line=line)
 
 
-def layer(e, i, h, norm, with_loop):
-    """Layer i on %h; `norm` gives the rms composite's name. Returns the
-    layer's output value."""
-    p = f"l{i}_"
-    blk = (f"Block${i + 1}", "Model$1")
-    att = ("Attention$1",) + blk
-    mlp = ("MLP$1",) + blk
-    e.line = 100 + (i % 7) * 20
+def sdpa_composite(b, name):
+    """Attention scores, scale, softmax and the weighted sum, as a
+    composite of (q, k transposed, v)."""
+    g = b.op("coreai.graph", [], {
+        "sym_name": ("str", name), "sym_visibility": ("str", "private"),
+        "coreai.composite_decl": ("str", "scaled_dot_product_attention")},
+        None, regions=1)
+    g.graph = True
+    body = g.regions[0]
+    q = b.arg(body, T_HEADS, "q")
+    kt = b.arg(body, T_HEADS, "kt")
+    v = b.arg(body, T_HEADS, "v")
+    e = Emitter(b, body, ("SDPA$1", "Model$1"))
+    e.line = 60
+    s = e("coreai.matmul", [q, kt], T_SCORES, hint="s", ident="scores")
+    sc = e("coreai.constant", [], T_SCALAR,
+           {"value": ("splat", (0.25, T_SCALAR))}, hint="sc", ident="scale")
+    ss = e("coreai.mul", [s, sc], T_SCORES, hint="ss", ident="scale",
+           line=1)
+    pr = e("coreai.softmax", [ss], T_SCORES, {"axis": ("i64", -1)},
+           hint="p", line=2)
+    o = e("coreai.matmul", [pr, v], T_HEADS, hint="o", ident="attend",
+          line=3)
+    e("coreai.output", [o], None, line=3)
+    return g
 
-    def invoke(x, which, line):
-        return e("coreai.invoke", [x], T_H,
-                 {"callee": ("sym", norm()), "epsilon": ("f32", 1e-6)},
-                 hint=p + which, ident=which, stack=("RMSNorm$1",) + blk,
-                 line=line)
 
-    n1 = invoke(h, "norm1", 0)
-    ws = {x: weight(e, tensor(D, D), p + "w" + x, x + "_proj",
-                    ("Linear$1",) + att, 1) for x in "qkv"}
-    proj = {x: e("coreai.matmul", [n1, ws[x]], T_H, hint=p + x,
-                 ident=x + "_proj", stack=("Linear$1",) + att, line=1)
-            for x in "qkv"}
+def attention(e, x, p, att, composite):
+    """q/k/v projections of x, per-head split, RoPE on q and k, SDPA as a
+    composite, heads merged and projected."""
+    ws = {n: weight(e, tensor(D, D), p + "w" + n, n + "_proj",
+                    ("Linear$1",) + att, 1) for n in "qkv"}
+    proj = {n: e("coreai.matmul", [x, ws[n]], T_H, hint=p + n,
+                 ident=n + "_proj", stack=("Linear$1",) + att, line=1)
+            for n in "qkv"}
     heads = {}
-    for x in "qkv":
-        x4 = e("coreai.reshape", [proj[x]], T_4,
-               {"shape": ("i64s", [1, S, H, HD])}, hint=p + x + "4",
-               ident="view_" + x, stack=att, line=2)
-        heads[x] = e("coreai.transpose", [x4], T_HEADS,
-                     {"perm": ("i64s", [0, 2, 1, 3])}, hint=p + x + "t",
-                     ident="transpose_" + x, stack=att, line=3)
+    for n in "qkv":
+        x4 = e("coreai.reshape", [proj[n]], T_4,
+               {"shape": ("i64s", [1, S, H, HD])}, hint=p + n + "4",
+               ident="view_" + n, stack=att, line=2)
+        heads[n] = e("coreai.transpose", [x4], T_HEADS,
+                     {"perm": ("i64s", [0, 2, 1, 3])}, hint=p + n + "t",
+                     ident="transpose_" + n, stack=att, line=3)
     rope = ("RotaryEmbedding$1",) + att
     cos = weight(e, tensor(1, 1, S, HD // 2), p + "cos", "cos", rope, 4)
     sin = weight(e, tensor(1, 1, S, HD // 2), p + "sin", "sin", rope, 4)
     rot = {}
-    for x in "qk":
+    for n in "qk":
         half = HD // 2
-        x1 = e("coreai.slice_by_index", [heads[x]], T_HALF,
+        x1 = e("coreai.slice_by_index", [heads[n]], T_HALF,
                {"begin": ("i64s", [0, 0, 0, 0]),
                 "end": ("i64s", [1, H, S, half])},
-               hint=p + x + "1", ident="x1", stack=rope, line=5)
-        x2 = e("coreai.slice_by_index", [heads[x]], T_HALF,
+               hint=p + n + "1", ident="x1", stack=rope, line=5)
+        x2 = e("coreai.slice_by_index", [heads[n]], T_HALF,
                {"begin": ("i64s", [0, 0, 0, half]),
                 "end": ("i64s", [1, H, S, HD])},
-               hint=p + x + "2", ident="x2", stack=rope, line=5)
-        a = e("coreai.mul", [x1, cos], T_HALF, hint=p + x + "1c",
+               hint=p + n + "2", ident="x2", stack=rope, line=5)
+        a = e("coreai.mul", [x1, cos], T_HALF, hint=p + n + "1c",
               stack=rope, line=6)
-        bb = e("coreai.mul", [x2, sin], T_HALF, hint=p + x + "2s",
+        bb = e("coreai.mul", [x2, sin], T_HALF, hint=p + n + "2s",
                stack=rope, line=6)
-        r1 = e("coreai.sub", [a, bb], T_HALF, hint=p + x + "r1",
+        r1 = e("coreai.sub", [a, bb], T_HALF, hint=p + n + "r1",
                stack=rope, line=6)
-        c = e("coreai.mul", [x2, cos], T_HALF, hint=p + x + "2c",
+        c = e("coreai.mul", [x2, cos], T_HALF, hint=p + n + "2c",
               stack=rope, line=7)
-        d = e("coreai.mul", [x1, sin], T_HALF, hint=p + x + "1s",
+        d = e("coreai.mul", [x1, sin], T_HALF, hint=p + n + "1s",
               stack=rope, line=7)
-        r2 = e("coreai.add", [c, d], T_HALF, hint=p + x + "r2",
+        r2 = e("coreai.add", [c, d], T_HALF, hint=p + n + "r2",
                stack=rope, line=7)
-        rot[x] = e("coreai.concat", [r1, r2], T_HEADS,
-                   {"axis": ("i64", -1)}, hint=p + x + "r", stack=rope,
+        rot[n] = e("coreai.concat", [r1, r2], T_HEADS,
+                   {"axis": ("i64", -1)}, hint=p + n + "r", stack=rope,
                    line=8)
     kt = e("coreai.transpose", [rot["k"]], T_HEADS,
            {"perm": ("i64s", [0, 1, 3, 2])}, hint=p + "kT", ident="kT",
            stack=att, line=9)
-    s = e("coreai.matmul", [rot["q"], kt], T_SCORES, hint=p + "s",
-          ident="scores", stack=att, line=9)
-    sc = e("coreai.constant", [], T_SCALAR,
-           {"value": ("splat", (0.25, T_SCALAR))}, hint=p + "sc",
-           ident="scale", stack=att, line=9)
-    ss = e("coreai.mul", [s, sc], T_SCORES, hint=p + "ss", ident="scale",
-           stack=att, line=9)
-    pr = e("coreai.softmax", [ss], T_SCORES, {"axis": ("i64", -1)},
-           hint=p + "p", stack=att, line=10)
-    o = e("coreai.matmul", [pr, heads["v"]], T_HEADS, hint=p + "o",
-          ident="attend", stack=att, line=11)
+    o = e("coreai.invoke", [rot["q"], kt, heads["v"]], T_HEADS,
+          {"callee": ("sym", composite("sdpa"))}, hint=p + "o",
+          ident="sdpa", stack=("SDPA$1",) + att, line=9)
     ot = e("coreai.transpose", [o], T_4, {"perm": ("i64s", [0, 2, 1, 3])},
            hint=p + "ot", ident="transpose_o", stack=att, line=11)
     o3 = e("coreai.reshape", [ot], T_H, {"shape": ("i64s", [1, S, D])},
            hint=p + "o3", ident="view_o", stack=att, line=11)
     wo = weight(e, tensor(D, D), p + "wo", "o_proj", ("Linear$1",) + att, 12)
-    a = e("coreai.matmul", [o3, wo], T_H, hint=p + "a", ident="o_proj",
-          stack=("Linear$1",) + att, line=12)
+    return e("coreai.matmul", [o3, wo], T_H, hint=p + "a", ident="o_proj",
+             stack=("Linear$1",) + att, line=12)
+
+
+def mlp(e, x, p, stack):
+    """Gate and up projections of x, SiLU gate, down projection."""
+    wg = weight(e, tensor(D, FF), p + "wg", "gate_proj",
+                ("Linear$2",) + stack, 15)
+    wu = weight(e, tensor(D, FF), p + "wu", "up_proj", ("Linear$3",) + stack,
+                15)
+    g = e("coreai.matmul", [x, wg], T_FF, hint=p + "g", ident="gate_proj",
+          stack=("Linear$2",) + stack, line=15)
+    u = e("coreai.matmul", [x, wu], T_FF, hint=p + "u", ident="up_proj",
+          stack=("Linear$3",) + stack, line=15)
+    sg = e("coreai.silu", [g], T_FF, hint=p + "sg", ident="act",
+           stack=("SiLU$1",) + stack, line=16)
+    m = e("coreai.mul", [sg, u], T_FF, hint=p + "m", ident="gate",
+          stack=stack, line=16)
+    wd = weight(e, tensor(FF, D), p + "wd", "down_proj",
+                ("Linear$4",) + stack, 17)
+    return e("coreai.matmul", [m, wd], T_H, hint=p + "d", ident="down_proj",
+             stack=("Linear$4",) + stack, line=17)
+
+
+def block_composite(b, name, kind, composite):
+    """An attention or MLP block of one layer as a composite of its input
+    (weights inside, as an externalized module holds them)."""
+    g = b.op("coreai.graph", [], {
+        "sym_name": ("str", name), "sym_visibility": ("str", "private"),
+        "coreai.composite_decl": ("str", kind)}, None, regions=1)
+    g.graph = True
+    body = g.regions[0]
+    x = b.arg(body, T_H, "x")
+    stack = ("Attention$1" if kind == "attention" else "MLP$1", "Model$1")
+    e = Emitter(b, body, stack)
+    e.line = 80
+    out = (attention(e, x, "", stack, composite) if kind == "attention"
+           else mlp(e, x, "", stack))
+    e("coreai.output", [out], None, line=18)
+    return g
+
+
+def layer(e, i, h, composite, with_loop, blocks):
+    """Layer i on %h; composite(kind) names the composite a new call of
+    `kind` ("rms_norm", "sdpa", "attention", "mlp") invokes; with `blocks`
+    the attention and MLP blocks are composites too. Returns the layer's
+    output value."""
+    p = f"l{i}_"
+    blk = (f"Block${i + 1}", "Model$1")
+    att = ("Attention$1",) + blk
+    mlps = ("MLP$1",) + blk
+    e.line = 100 + (i % 7) * 20
+
+    def invoke(x, which, line):
+        return e("coreai.invoke", [x], T_H,
+                 {"callee": ("sym", composite("rms_norm")),
+                  "epsilon": ("f32", 1e-6)},
+                 hint=p + which, ident=which, stack=("RMSNorm$1",) + blk,
+                 line=line)
+
+    def call(kind, x, stack, line):
+        return e("coreai.invoke", [x], T_H,
+                 {"callee": ("sym", composite(kind))}, hint=p + kind,
+                 ident=kind, stack=stack, line=line)
+
+    n1 = invoke(h, "norm1", 0)
+    a = (call("attention", n1, att, 1) if blocks
+         else attention(e, n1, p, att, composite))
     h2 = e("coreai.add", [h, a], T_H, hint=p + "h2", ident="residual1",
            stack=blk, line=13)
     n2 = invoke(h2, "norm2", 14)
-    wg = weight(e, tensor(D, FF), p + "wg", "gate_proj", ("Linear$2",) + mlp,
-                15)
-    wu = weight(e, tensor(D, FF), p + "wu", "up_proj", ("Linear$3",) + mlp,
-                15)
-    g = e("coreai.matmul", [n2, wg], T_FF, hint=p + "g", ident="gate_proj",
-          stack=("Linear$2",) + mlp, line=15)
-    u = e("coreai.matmul", [n2, wu], T_FF, hint=p + "u", ident="up_proj",
-          stack=("Linear$3",) + mlp, line=15)
-    sg = e("coreai.silu", [g], T_FF, hint=p + "sg", ident="act",
-           stack=("SiLU$1",) + mlp, line=16)
-    m = e("coreai.mul", [sg, u], T_FF, hint=p + "m", ident="gate",
-          stack=mlp, line=16)
-    wd = weight(e, tensor(FF, D), p + "wd", "down_proj", ("Linear$4",) + mlp,
-                17)
-    dn = e("coreai.matmul", [m, wd], T_H, hint=p + "d", ident="down_proj",
-           stack=("Linear$4",) + mlp, line=17)
+    dn = call("mlp", n2, mlps, 15) if blocks else mlp(e, n2, p, mlps)
     h3 = e("coreai.add", [h2, dn], T_H, hint=p + "h3", ident="residual2",
            stack=blk, line=18)
     if not with_loop:
@@ -410,28 +467,36 @@ def build_program(rng, layers):
     main.graph = True
     b.module.regions[0].ops.append(main)
     composites = []
+    blocks = rng.random() < 0.5
+    makers = {"rms_norm": rms_composite, "sdpa": sdpa_composite,
+              "attention": lambda b, name: block_composite(
+                  b, name, "attention", composite),
+              "mlp": lambda b, name: block_composite(b, name, "mlp",
+                                                     composite)}
+    shared_ones = {}
 
-    def new_norm():
-        g = rms_composite(b, "rms_norm_" + suffix(rng))
+    def composite(kind):
+        """The composite a new call of `kind` invokes: the program's one
+        definition of it, or a fresh one per call (as conversions emit)."""
+        if shared and kind in shared_ones:
+            return shared_ones[kind]
+        g = makers[kind](b, kind + "_" + suffix(rng))
         composites.append(g)
-        return g
+        shared_ones[kind] = g.attrs["sym_name"][1]
+        return shared_ones[kind]
 
-    shared_norm = new_norm() if shared else None
     e = Emitter(b, main.regions[0], ("Model$1",))
     h = b.arg(main.regions[0], T_H, "h0")
     for i in range(layers):
-        norm = shared_norm or new_norm()
-        h = layer(e, i, h, lambda: norm.attrs["sym_name"][1],
-                  i % 4 == loop_phase)
-    norm = shared_norm or new_norm()
+        h = layer(e, i, h, composite, i % 4 == loop_phase, blocks)
     e.line = 300
     out = e("coreai.invoke", [h], T_H,
-            {"callee": ("sym", norm.attrs["sym_name"][1]),
+            {"callee": ("sym", composite("rms_norm")),
              "epsilon": ("f32", 1e-6)}, hint="final", ident="norm",
             stack=("RMSNorm$1", "Model$1"))
     e("coreai.output", [out], None, ident="output")
     b.module.regions[0].ops.extend(composites)  # after @main, as exported
-    b.shared = shared
+    b.shared, b.blocks = shared, blocks
     return b
 
 
@@ -704,7 +769,46 @@ def edit_rename(b, rng):
             "what": f"rename @{old} -> @{new}"}
 
 
-EDITS = {"swap": edit_swap, "attribute": edit_attribute,
+def edit_swap_commutative(b, rng):
+    cands = [o for o in all_ops(b) if o.name in COMMUTATIVE
+             and len(o.operands) == 2 and not o.regions
+             and source(o.operands[0]) != source(o.operands[1])]
+    op = rng.choice(cands)
+    op.operands.reverse()
+    return {"verdict": "different", "required": [modified(op)],
+            "what": f"swap operands of {desc(op)}"}
+
+
+def shuffle_block(block, rng):
+    """The block's ops in a random order that keeps every op after what it
+    reads (the terminator stays last)."""
+    ops, last = block.ops[:-1], block.ops[-1]
+    here = {o.uid for o in ops}
+    needs = {o.uid: {d for d in deps(o) if d in here} for o in ops}
+    placed, order, left = set(), [], list(ops)
+    while left:
+        ready = [o for o in left if needs[o.uid] <= placed]
+        o = rng.choice(ready)
+        left.remove(o)
+        placed.add(o.uid)
+        order.append(o)
+    block.ops = order + [last]
+
+
+def edit_shuffle(b, rng):
+    top = b.module.regions[0]
+    for op in all_ops(b):
+        for block in op.regions:
+            if block is not top and block.ops:
+                shuffle_block(block, rng)
+    rng.shuffle(top.ops)
+    return {"verdict": "identical", "required": [],
+            "what": "every block in another dependency order, graphs "
+                    "in another order"}
+
+
+EDITS = {"swap": edit_swap, "swapc": edit_swap_commutative,
+         "shuffle": edit_shuffle, "attribute": edit_attribute,
          "insert": edit_insert, "delete": edit_delete,
          "reorder": edit_reorder, "argtype": edit_argtype,
          "rename": edit_rename}
@@ -712,15 +816,37 @@ EDITS = {"swap": edit_swap, "attribute": edit_attribute,
 
 # --- One trial ----------------------------------------------------------------
 
-def make_trial(seed, layers, kind):
+def resuffix(b, rng):
+    """What every conversion does: a fresh uniquifier for every composite
+    (and externalized graph), and the graphs in another order."""
+    top = b.module.regions[0]
+    renamed = {}
+    for g in top.ops:
+        name = g.attrs["sym_name"][1]
+        base, _, tail = name.rpartition("_")
+        if base and len(tail) == 8:
+            renamed[name] = base + "_" + suffix(rng)
+            g.attrs["sym_name"] = ("str", renamed[name])
+    for o in all_ops(b):
+        callee = o.attrs.get("callee")
+        if callee and callee[1] in renamed:
+            o.attrs["callee"] = ("sym", renamed[callee[1]])
+    rng.shuffle(top.ops)
+
+
+def make_trial(seed, layers, kind, resuffixed=True):
     """(golden text, new text, expected) for one seed: a fresh program and
-    one edit of `kind`. expected names ops by pre-order index."""
+    one edit of `kind`; with `resuffixed`, NEW as another conversion
+    writes it (every uniquifier fresh, the graphs in another order).
+    expected names ops by pre-order index."""
     rng = random.Random(f"program:{seed}")
     state = rng.getstate()
     golden = build_program(rng, layers)
     rng.setstate(state)
     new = build_program(rng, layers)  # the same program, its own objects
     edit = EDITS[kind](new, random.Random(f"edit:{seed}"))
+    if resuffixed:
+        resuffix(new, random.Random(f"suffix:{seed}"))
     weights = random.Random(f"weights:{seed}")
     golden_text, gi = print_program(golden, weights, 0)
     new_text, ni = print_program(new, weights, 3)
@@ -735,12 +861,14 @@ def make_trial(seed, layers, kind):
 
     expected = {
         "kind": kind, "seed": str(seed), "layers": layers,
+        "resuffixed": resuffixed,
         "what": edit["what"], "verdict": edit["verdict"],
         "exit": 0 if edit["verdict"] == "identical" else 1,
         "required": [entry(e) for e in edit["required"]],
         "optional": [entry(e) for e in edit.get("optional", [])],
         "max_optional": edit.get("max_optional", 0),
-        "program": {"composites": "shared" if golden.shared else "per layer",
+        "program": {"composites": "shared" if golden.shared else "per call",
+                    "blocks": golden.blocks,
                     "locations": golden.locations,
                     "golden_ops": len(gi), "new_ops": len(ni)},
     }
@@ -798,10 +926,13 @@ def main():
     ap.add_argument("out_dir")
     ap.add_argument("--layers", type=int, default=8)
     ap.add_argument("--kind", choices=KINDS, required=True)
+    ap.add_argument("--no-resuffix", action="store_true",
+                    help="NEW keeps the golden's uniquifiers and order")
     ap.add_argument("--seed", default="1",
                     help="any string (the driver prints the failing ones)")
     args = ap.parse_args()
-    golden, new, expected = make_trial(args.seed, args.layers, args.kind)
+    golden, new, expected = make_trial(args.seed, args.layers, args.kind,
+                                       not args.no_resuffix)
     os.makedirs(args.out_dir, exist_ok=True)
     for name, text in (("golden.mlir", golden), ("new.mlir", new)):
         with open(os.path.join(args.out_dir, name), "w") as f:
