@@ -13,35 +13,45 @@ uint32_t aimodel::bytecode::parentOp(const BytecodeFile &file,
   return file.regions()[block.parentRegion].parentOp;
 }
 
-/// The string value of member `key` of dictionary attribute `dict`.
-static std::optional<llvm::StringRef>
-stringMember(const BytecodeFile &file, uint64_t dict, llvm::StringRef key) {
+/// Member `key` of dictionary attribute `dict`, if any.
+static std::optional<uint64_t> dictMember(const BytecodeFile &file,
+                                          uint64_t dict, llvm::StringRef key) {
   if (dict == kNone || dict >= file.attributes().size() ||
       file.attrKind(dict) != AttrKind::Dictionary)
     return std::nullopt;
   for (const NamedAttrRef &named : file.decodedAttr(dict).namedAttrs)
-    if (file.decodedAttr(named.name).str == key) {
-      if (file.attrKind(named.value) != AttrKind::String)
-        return std::nullopt;
-      return file.decodedAttr(named.value).str;
-    }
+    if (file.decodedAttr(named.name).str == key)
+      return named.value;
+  return std::nullopt;
+}
+
+std::optional<uint64_t> aimodel::bytecode::opMember(const BytecodeFile &file,
+                                                    const Operation &op,
+                                                    llvm::StringRef key,
+                                                    bool fromNativeProperties) {
+  if (auto value = dictMember(file, op.attrDict, key))
+    return value;
+  if (op.propertiesForm == PropertiesForm::Attribute)
+    return dictMember(file, op.propertiesAttr, key);
+  // An upstream op (builtin.module, func.func) whose encoding is known.
+  if (!fromNativeProperties)
+    return std::nullopt;
+  if (auto members = decodeNativeProperties(file, op))
+    for (const PropertyMember &member : *members)
+      if (member.name == key && member.attr != kNone)
+        return member.attr;
   return std::nullopt;
 }
 
 std::optional<llvm::StringRef>
 aimodel::bytecode::symbolName(const BytecodeFile &file, const Operation &op,
                               bool fromNativeProperties) {
-  if (auto name = stringMember(file, op.attrDict, "sym_name"))
-    return name;
-  if (op.propertiesForm == PropertiesForm::Attribute)
-    return stringMember(file, op.propertiesAttr, "sym_name");
-  // An upstream op (builtin.module, func.func) whose encoding is known.
-  if (!fromNativeProperties)
+  // The dictionary's member first: a properties member only when the
+  // dictionary has none.
+  std::optional<uint64_t> value = dictMember(file, op.attrDict, "sym_name");
+  if (!value)
+    value = opMember(file, op, "sym_name", fromNativeProperties);
+  if (!value || file.attrKind(*value) != AttrKind::String)
     return std::nullopt;
-  if (auto members = decodeNativeProperties(file, op))
-    for (const PropertyMember &member : *members)
-      if (member.name == "sym_name" && member.attr != kNone &&
-          file.attrKind(member.attr) == AttrKind::String)
-        return file.decodedAttr(member.attr).str;
-  return std::nullopt;
+  return file.decodedAttr(*value).str;
 }

@@ -19,6 +19,13 @@ std::optional<llvm::StringRef> symbolName(const BytecodeFile &file,
                                           const Operation &op,
                                           bool fromNativeProperties = true);
 
+/// Member `key` of `op`'s attribute dictionary, else of its properties:
+/// a dictionary's (an unregistered op's) or natively encoded ones whose
+/// schema is known (unless `fromNativeProperties` is false).
+std::optional<uint64_t> opMember(const BytecodeFile &file, const Operation &op,
+                                 llvm::StringRef key,
+                                 bool fromNativeProperties = true);
+
 /// The parent op of `op` (kNoIndex at top level).
 uint32_t parentOp(const BytecodeFile &file, const Operation &op);
 

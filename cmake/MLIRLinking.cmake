@@ -43,7 +43,8 @@ function(aimodel_point_at_static_llvm target)
 endfunction()
 
 set(_aimodel_mlir_libs MLIRIR MLIRParser MLIRAsmParser MLIRBytecodeReader
-    MLIRBytecodeWriter MLIRPass MLIRSupport)
+    MLIRBytecodeWriter MLIRPass MLIRSupport MLIRFuncDialect MLIRArithDialect
+    MLIRMathDialect MLIRControlFlowDialect)
 foreach(lib IN LISTS _aimodel_mlir_libs)
   aimodel_point_at_static_llvm(${lib})
 endforeach()

@@ -189,6 +189,15 @@ std::string OpLabeler::attrText(uint64_t index, unsigned depth) const {
       return text + "]";
     return text + (count != 1 ? "]>" : ">");
   }
+  case AttrKind::DenseResourceElements: {
+    if (attr.resourceHandle >= file.dialectResourceHandles().size())
+      return "dense_resource<?>";
+    auto [group, entry] = file.dialectResourceHandles()[attr.resourceHandle];
+    return "dense_resource<" +
+           support::printablePath(
+               file.resourceGroups()[group].entries[entry].key) +
+           ">";
+  }
   default:
     return std::string(attrKindName(kind));
   }

@@ -41,6 +41,7 @@ DiffTotals aimodel::graphdiff::totalsOf(const DiffResult &result) {
     totals.ops.modified += graph.counts.modified;
     totals.ops.added += graph.counts.added;
     totals.ops.removed += graph.counts.removed;
+    totals.weightsByShape += graph.weightsByShape;
   }
   return totals;
 }
@@ -57,7 +58,24 @@ std::string aimodel::graphdiff::summaryText(const DiffResult &result) {
          count(GraphStatus::Added) + " added, " + count(GraphStatus::Removed) +
          " removed; ops: " + std::to_string(t.ops.modified) + " modified, " +
          std::to_string(t.ops.added) + " added, " +
-         std::to_string(t.ops.removed) + " removed";
+         std::to_string(t.ops.removed) + " removed" +
+         (t.weightsByShape
+              ? "; " + std::to_string(t.weightsByShape) +
+                    (t.weightsByShape == 1 ? " weight" : " weights") +
+                    " compared by type and shape only (--weights digest "
+                    "compares bytes)"
+              : std::string());
+}
+
+std::vector<std::string>
+aimodel::graphdiff::interfaceLines(const GraphComparison &graph) {
+  std::vector<std::string> lines;
+  if (!graph.interface)
+    return lines;
+  for (const InterfaceChange &change : graph.interface->changes)
+    lines.push_back("interface changed: " + printablePath(change.text) +
+                    (change.nameOnly ? " (name only)" : ""));
+  return lines;
 }
 
 llvm::StringRef aimodel::graphdiff::kindName(ChangeKind kind) {
@@ -133,6 +151,30 @@ static nlohmann::ordered_json jsonName(llvm::StringRef name) {
   return jsonText(name);
 }
 
+static nlohmann::ordered_json interfaceJson(const InterfaceComparison &in) {
+  using Json = nlohmann::ordered_json;
+  auto ports = [](const std::vector<PortText> &list) {
+    Json out = Json::array();
+    for (const PortText &port : list)
+      out.push_back({{"name", jsonText(port.name)},
+                     {"type", jsonText(port.type)},
+                     {"state", port.state}});
+    return out;
+  };
+  auto side = [&](const std::optional<InterfaceText> &text) {
+    return text ? Json{{"inputs", ports(text->inputs)},
+                       {"outputs", ports(text->outputs)}}
+                : Json(nullptr);
+  };
+  Json changes = Json::array();
+  for (const InterfaceChange &change : in.changes)
+    changes.push_back(
+        {{"text", jsonText(change.text)}, {"name_only", change.nameOnly}});
+  return {{"golden", side(in.golden)},
+          {"new", side(in.candidate)},
+          {"changes", std::move(changes)}};
+}
+
 std::string aimodel::graphdiff::jsonReport(const DiffResult &result) {
   using Json = nlohmann::ordered_json;
   Json graphs = Json::array();
@@ -150,6 +192,16 @@ std::string aimodel::graphdiff::jsonReport(const DiffResult &result) {
       item["source_line"] = jsonText(change.sourceLine);
       item["fx_node"] = jsonText(change.fxNode);
       item["op_id"] = change.opId ? Json(*change.opId) : Json(nullptr);
+      if (change.kind != ChangeKind::Modified) {
+        Json readers = Json::array();
+        for (const Reader &reader : change.readers)
+          readers.push_back({{"op", jsonText(reader.op)},
+                             {"index", reader.index},
+                             {"operand", reader.operand}});
+        item["read_by"] = std::move(readers);
+        item["unused"] = change.unused;
+      }
+      item["ambiguous"] = change.ambiguous;
       changes.push_back(std::move(item));
     }
     graphs.push_back(
@@ -163,7 +215,10 @@ std::string aimodel::graphdiff::jsonReport(const DiffResult &result) {
            {"modified", graph.counts.modified},
            {"added", graph.counts.added},
            {"removed", graph.counts.removed}}},
-         {"changes", std::move(changes)}});
+         {"weights_by_shape", graph.weightsByShape}});
+    if (graph.interface)
+      graphs.back()["interface"] = interfaceJson(*graph.interface);
+    graphs.back()["changes"] = std::move(changes);
   }
   Json document = {
       {"schema", "aimodel-diff/1"},
@@ -295,6 +350,8 @@ void aimodel::graphdiff::writeTextReport(llvm::raw_ostream &os,
        << "): " << graph.counts.modified << " modified, " << graph.counts.added
        << " added, " << graph.counts.removed << " removed, "
        << graph.counts.identical << " identical\n";
+    for (const std::string &line : interfaceLines(graph))
+      os << "  " << paint(kBold) << line << paint.reset() << "\n";
     for (const ModuleGroup &group :
          groupByModule(graph.changes, options.maxItems)) {
       os << "  " << paint(kCyan)

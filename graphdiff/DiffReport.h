@@ -52,12 +52,18 @@ llvm::StringRef statusName(GraphStatus status); ///< "identical", "added", ...
 struct DiffTotals {
   uint64_t graphs[4] = {0, 0, 0, 0};
   Counts ops;
+  uint64_t weightsByShape = 0;
 };
 DiffTotals totalsOf(const DiffResult &result);
 
 /// "2 graphs compared: 1 identical, 1 different, 0 added, 0 removed; ops: 2
 /// modified, 1 added, 1 removed": every report's summary sentence.
 std::string summaryText(const DiffResult &result);
+
+/// An entry graph's interface changes, one line each, first in every
+/// report ("interface changed: input 0 `ids`: tensor<1x512xi32> →
+/// tensor<1x1024xi32>").
+std::vector<std::string> interfaceLines(const GraphComparison &graph);
 
 /// A graph's name ("main"), or both with `arrow` between when the symbols
 /// differ ("rms_norm_k3 -> rms_norm_p0"); each name printable, then

@@ -54,6 +54,8 @@ DiffResult sample() {
       change(ChangeKind::Added, "coreai.add", std::nullopt, 6, "",
              "Linear$1/Block$3/Model$1", "model.py:121"),
   };
+  main.changes[1].readers = {{"coreai.add", 6, 1}};
+  main.changes[2].unused = true;
   GraphComparison composite;
   composite.source = "rms_norm_k3j9x0qa";
   composite.target = "rms_norm_p0zz81m2";
@@ -141,8 +143,18 @@ TEST(DiffReport, Json) {
                             {"module", "Linear$1/Block$3/Model$1"},
                             {"source_line", "model.py:120"},
                             {"fx_node", ""},
-                            {"op_id", nullptr}}));
+                            {"op_id", nullptr},
+                            {"ambiguous", false}}));
   EXPECT_FALSE(main["changes"][1].contains("target_index"));
+  // An added or removed op says who reads it.
+  EXPECT_EQ(main["changes"][1]["read_by"],
+            nlohmann::json::parse(
+                R"([{"op": "coreai.add", "index": 6, "operand": 1}])"));
+  EXPECT_EQ(main["changes"][1]["unused"], false);
+  EXPECT_EQ(main["changes"][2]["read_by"], nlohmann::json::array());
+  EXPECT_EQ(main["changes"][2]["unused"], true);
+  EXPECT_FALSE(main["changes"][0].contains("read_by"));
+  EXPECT_EQ(main["weights_by_shape"], 0);
   EXPECT_FALSE(main["changes"][2].contains("source_index"));
   EXPECT_EQ(doc["graphs"][1]["status"], "identical");
   EXPECT_EQ(doc["graphs"][2]["source"], nullptr);
@@ -153,6 +165,50 @@ TEST(DiffReport, Json) {
   EXPECT_LT(raw.find("\"verdict\""), raw.find("\"graphs\""));
   EXPECT_EQ(nlohmann::json::parse(jsonReport(DiffResult{}))["verdict"],
             "identical");
+}
+
+/// sample() with main's interface changed: an output's type and an
+/// input's name only.
+DiffResult withInterface() {
+  DiffResult result = sample();
+  InterfaceComparison &in = result.graphs[0].interface.emplace();
+  in.golden = InterfaceText{{{"ids", "tensor<1x512xi32>", false}},
+                            {{"logits", "tensor<1x512x8xf16>", false}}};
+  in.candidate = InterfaceText{{{"input_ids", "tensor<1x512xi32>", false}},
+                               {{"logits", "tensor<1x512x8xf32>", false}}};
+  in.changes = {{"input 0: `ids` \u2192 `input_ids`", true},
+                {"output 0 `logits`: tensor<1x512x8xf16> \u2192 "
+                 "tensor<1x512x8xf32>",
+                 false}};
+  result.graphs[0].weightsByShape = 2;
+  return result;
+}
+
+TEST(DiffReport, InterfaceComesFirstInEveryReport) {
+  nlohmann::json doc = nlohmann::json::parse(jsonReport(withInterface()));
+  const nlohmann::json &in = doc["graphs"][0]["interface"];
+  EXPECT_EQ(
+      in["golden"]["inputs"][0],
+      nlohmann::json::parse(
+          R"({"name": "ids", "type": "tensor<1x512xi32>", "state": false})"));
+  EXPECT_EQ(in["new"]["outputs"][0]["type"], "tensor<1x512x8xf32>");
+  ASSERT_EQ(in["changes"].size(), 2u);
+  EXPECT_EQ(in["changes"][0]["name_only"], true);
+  EXPECT_EQ(in["changes"][1]["name_only"], false);
+  EXPECT_FALSE(doc["graphs"][1].contains("interface"));
+  EXPECT_EQ(doc["graphs"][0]["weights_by_shape"], 2);
+
+  std::string out = text(withInterface(), options());
+  llvm::StringRef rest(out);
+  rest = rest.drop_until([](char c) { return c == '\n'; }).drop_front();
+  rest = rest.drop_until([](char c) { return c == '\n'; }).drop_front();
+  EXPECT_TRUE(rest.starts_with(
+      "  interface changed: input 0: `ids` \u2192 `input_ids` (name only)\n"
+      "  interface changed: output 0 `logits`: tensor<1x512x8xf16> \u2192 "
+      "tensor<1x512x8xf32>\n  Linear$1"))
+      << out;
+  EXPECT_NE(out.find("; 2 weights compared by type and shape only"),
+            std::string::npos);
 }
 
 TEST(DiffReport, JsonListsEveryChangeAndSurvivesBadUtf8) {

@@ -190,6 +190,12 @@ void graphdiff::computeFingerprints(FunctionGraph &g, OpLabeler &labeler) {
     current = v;
     graph[v].bottomUp = upward(kBottomUpTag, graph[v].label, g.operands(v),
                                adj.children(v), below, parts);
+    VertexInfo &info = graph[v];
+    info.exact = !(info.kind == VertexKind::Op && labeler.hidesWeight(info.op));
+    for (const Slot &slot : g.operands(v))
+      info.exact = info.exact && graph[slot.producer].exact;
+    for (const Attached &child : adj.children(v))
+      info.exact = info.exact && graph[child.vertex].exact;
   }
   for (auto it = g.topoOrder.rbegin(); it != g.topoOrder.rend(); ++it) {
     current = *it;

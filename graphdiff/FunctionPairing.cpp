@@ -17,7 +17,7 @@ using namespace aimodel::graphdiff;
 namespace {
 constexpr uint64_t kPairTag = 0x50414952;
 constexpr uint64_t kContentTag = 0x434f4e54;
-constexpr uint64_t kUnknownContentTag = 0x554e4b4e;
+constexpr uint64_t kCalleeNameTag = 0x554e4b4e;
 } // namespace
 
 bool FunctionPairs::add(uint32_t source, uint32_t target) {
@@ -235,7 +235,7 @@ OpLabeler::SymbolKeys graphdiff::symbolKeys(const FileGraphs &graphs,
         return HashBuilder(kPairTag).add(side == 0 ? it->second : other).get();
       if (it->second < content.size() && content[it->second])
         return content[it->second];
-      return HashBuilder(kUnknownContentTag)
+      return HashBuilder(kCalleeNameTag)
           .add(llvm::xxh3_64bits(normaliseSymbol(symbol)))
           .get();
     }
@@ -247,55 +247,28 @@ std::vector<uint64_t> graphdiff::contentKeys(FileGraphs &graphs,
                                              OpLabeler &labeler,
                                              const FunctionPairs &pairs,
                                              int side) {
+  // A function's own body, the functions it calls by their names without
+  // uniquifier: an edit deep inside a shared callee changes its key and
+  // its direct callers' labels only, never the keys of every function
+  // above it (which would make all of them look new).
   size_t n = graphs.graphs.size();
   std::vector<uint64_t> keys(n, 0);
-  // Callees before their callers (a post-order of the call graph), so a
-  // caller's fingerprints see its callees' keys; a call into a cycle
-  // (recursion) sees the callee by its name without uniquifier.
-  std::vector<uint32_t> order;
-  order.reserve(n);
-  std::vector<char> state(n, 0); // 0 new, 1 on the stack, 2 done
-  bool cyclic = false;
-  for (uint32_t root = 0; root < n; ++root) {
-    if (state[root])
-      continue;
-    std::vector<std::pair<uint32_t, size_t>> stack{{root, 0}};
-    state[root] = 1;
-    while (!stack.empty()) {
-      auto &[g, next] = stack.back();
-      const std::vector<uint32_t> &callees = graphs.graphs[g].references;
-      if (next < callees.size()) {
-        uint32_t f = callees[next++];
-        if (state[f] == 0) {
-          state[f] = 1;
-          stack.emplace_back(f, 0);
-        } else if (state[f] == 1) {
-          cyclic = true;
-        }
-        continue;
-      }
-      state[g] = 2;
-      order.push_back(g);
-      stack.pop_back();
-    }
-  }
-  labeler.setSymbolKeys(symbolKeys(graphs, pairs, side, keys));
-  auto keyOf = [&](const FunctionGraph &graph) {
-    return HashBuilder(kContentTag)
-        .add(llvm::xxh3_64bits(normalisedPath(graph.shape)))
-        .add(graph[0].bottomUp)
-        .get();
-  };
-  for (uint32_t g : order) {
+  labeler.setSymbolKeys(symbolKeys(graphs, pairs, side, {}));
+  for (uint32_t g = 0; g < n; ++g) {
     FunctionGraph &graph = graphs.graphs[g];
+    if (!graph.hasRoot() || (!graph.referenced && !graph.references.empty()))
+      continue; // not called: no key needed, fingerprinted below
     computeFingerprints(graph, labeler);
-    if (graph.hasRoot())
-      keys[g] = keyOf(graph);
+    keys[g] = HashBuilder(kContentTag)
+                  .add(llvm::xxh3_64bits(normalisedPath(graph.shape)))
+                  .add(graph[0].bottomUp)
+                  .get();
   }
-  if (cyclic) {
-    // The labels hashed before a cycle's keys were known are stale.
-    labeler.setSymbolKeys(symbolKeys(graphs, pairs, side, keys));
-    for (FunctionGraph &graph : graphs.graphs)
+  // Now with every callee by its key: what calls changed its labels.
+  labeler.setSymbolKeys(symbolKeys(graphs, pairs, side, keys));
+  for (uint32_t g = 0; g < n; ++g) {
+    FunctionGraph &graph = graphs.graphs[g];
+    if (!graph.hasRoot() || !graph.references.empty())
       computeFingerprints(graph, labeler);
   }
   return keys;

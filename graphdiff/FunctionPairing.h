@@ -76,11 +76,12 @@ OpLabeler::SymbolKeys symbolKeys(const FileGraphs &graphs,
                                  const FunctionPairs &pairs, int side,
                                  llvm::ArrayRef<uint64_t> content);
 
-/// Fingerprints every graph of side `side`, callees first, and returns per
-/// graph the key a reference to it hashes as while it is unpaired: its
-/// name without uniquifier and its function op's bottom-up fingerprint (0
-/// for a graph without one). Leaves `labeler` with symbolKeys() over the
-/// keys being filled: the caller sets its own over the returned ones.
+/// Fingerprints every graph of side `side` and returns per graph the key a
+/// reference to it hashes as while it is unpaired: its name without
+/// uniquifier and its own body (function op's bottom-up fingerprint, the
+/// functions it calls by their names without uniquifier); 0 for a graph
+/// nothing calls. Leaves `labeler` with symbolKeys() over keys the caller
+/// must keep: it sets its own over the returned ones.
 std::vector<uint64_t> contentKeys(FileGraphs &graphs, OpLabeler &labeler,
                                   const FunctionPairs &pairs, int side);
 

@@ -13,6 +13,7 @@
 #include "graphdiff/GraphDiff.h"
 #include "graphdiff/FunctionPairing.h"
 #include "graphdiff/GraphModel.h"
+#include "graphdiff/InterfaceDiff.h"
 #include "graphdiff/Matcher.h"
 #include "graphdiff/OpLabels.h"
 #include "graphdiff/SourceInfo.h"
@@ -20,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <tuple>
 
 using namespace aimodel;
 using namespace aimodel::graphdiff;
@@ -33,6 +35,12 @@ bool DiffResult::identical() const {
 }
 
 namespace {
+
+/// A function nothing in its file calls: its inputs and outputs are what
+/// an app binds to.
+bool isEntry(const FunctionGraph &graph) {
+  return graph.hasRoot() && !graph.topLevel && !graph.referenced;
+}
 
 /// Both files, their graphs and labelers: side 0 is the golden file.
 class Differ {
@@ -65,6 +73,10 @@ private:
                                   uint32_t vb, const Matching &matching);
   Change change(ChangeKind kind, int side, const FunctionGraph &graph,
                 uint32_t v);
+  /// An added or removed op: who reads it, whether any output depends on
+  /// it (`used`: usedVertices), in words in its detail.
+  void describeLoneOp(int side, const FunctionGraph &graph, uint32_t v,
+                      const std::vector<char> &used, Change &out);
   /// "coreai.mul [39]": what feeds an operand slot, in words.
   std::string producerText(int side, const FunctionGraph &graph,
                            const Slot &slot) const;
@@ -180,7 +192,13 @@ std::vector<std::string> Differ::verify(const FunctionGraph &a,
     // adds one op, it does not modify its user).
     if (matching.forward[pa] == kNoVertex || matching.backward[pb] == kNoVertex)
       continue;
-    if (matching.forward[pa] != pb || oa[i].result != ob[i].result) {
+    // Either of two look-alikes that compute the same from the same
+    // inputs is the same value: which one the matcher chose is no change.
+    bool same =
+        oa[i].result == ob[i].result &&
+        (matching.forward[pa] == pb ||
+         (a[pa].exact && b[pb].exact && a[pa].bottomUp == b[pb].bottomUp));
+    if (!same) {
       rewired.push_back(i);
     } else if (a[pa].kind != VertexKind::Op && a[pa].label != b[pb].label) {
       // Arguments carry no change of their own: their users do.
@@ -208,6 +226,48 @@ std::vector<std::string> Differ::verify(const FunctionGraph &a,
   return details;
 }
 
+void Differ::describeLoneOp(int side, const FunctionGraph &graph, uint32_t v,
+                            const std::vector<char> &used, Change &out) {
+  const BytecodeFile &file = *files[side];
+  for (auto e : boost::make_iterator_range(boost::out_edges(v, graph.graph))) {
+    if (graph.graph[e].kind != EdgeKind::Operand)
+      continue;
+    uint32_t user = graph[uint32_t(boost::target(e, graph.graph))].op;
+    out.readers.push_back({file.fullOpName(file.operations()[user].name), user,
+                           graph.graph[e].slot});
+  }
+  llvm::sort(out.readers, [](const Reader &x, const Reader &y) {
+    return std::tie(x.index, x.operand) < std::tie(y.index, y.operand);
+  });
+  out.unused = !used[v];
+  // What a reviewer needs to tell a dead op from one in the data path.
+  const char *verb = side == 0 ? "was read by " : "read by ";
+  std::string readers;
+  constexpr size_t kListed = 3;
+  for (size_t i = 0; i < out.readers.size() && i < kListed; ++i)
+    readers += (i ? ", " : "") + out.readers[i].op + " [" +
+               std::to_string(out.readers[i].index) + "] operand " +
+               std::to_string(out.readers[i].operand);
+  if (out.readers.size() > kListed)
+    readers += " and " + std::to_string(out.readers.size() - kListed) + " more";
+  if (out.readers.empty())
+    out.detail =
+        side == 0 ? "unused: nothing read it" : "unused: nothing reads it";
+  else if (out.unused)
+    out.detail = std::string("unused: ") + verb + readers +
+                 ", on which no output depends";
+  else
+    out.detail = verb + readers;
+}
+
+/// Says in the change's words that its pairing was a choice among
+/// look-alikes, for every report (JSON has `ambiguous` besides).
+static void noteAmbiguous(Change &change) {
+  if (change.ambiguous)
+    change.detail += std::string(change.detail.empty() ? "" : " ") +
+                     "(paired among look-alikes: ambiguous)";
+}
+
 GraphComparison Differ::compare(uint32_t s, uint32_t t,
                                 const Matching &matching) {
   const FunctionGraph &a = graphs[0].graphs[s], &b = graphs[1].graphs[t];
@@ -216,15 +276,27 @@ GraphComparison Differ::compare(uint32_t s, uint32_t t,
   out.target = displayName(1, t);
   out.sourceOps = a.numOps;
   out.targetOps = b.numOps;
+  std::vector<char> used[2];
+  auto usedOf = [&](int side) -> const std::vector<char> & {
+    if (used[side].empty())
+      used[side] = usedVertices(side == 0 ? a : b, *files[side]);
+    return used[side];
+  };
   for (uint32_t v = 0; v < a.numVertices(); ++v) {
     if (a[v].kind != VertexKind::Op)
       continue;
     uint32_t w = matching.forward[v];
     if (w == kNoVertex) {
       ++out.counts.removed;
-      out.changes.push_back(change(ChangeKind::Removed, 0, a, v));
+      Change removed = change(ChangeKind::Removed, 0, a, v);
+      describeLoneOp(0, a, v, usedOf(0), removed);
+      removed.ambiguous = matching.ambiguous[0][v];
+      noteAmbiguous(removed);
+      out.changes.push_back(std::move(removed));
       continue;
     }
+    if (labels[0].hidesWeight(a[v].op) && labels[1].hidesWeight(b[w].op))
+      ++out.weightsByShape;
     std::vector<std::string> details = verify(a, b, v, w, matching);
     if (details.empty()) {
       ++out.counts.identical;
@@ -243,15 +315,26 @@ GraphComparison Differ::compare(uint32_t s, uint32_t t,
     }
     for (const std::string &detail : details)
       modified.detail += (modified.detail.empty() ? "" : "; ") + detail;
+    modified.ambiguous = matching.ambiguous[0][v] || matching.ambiguous[1][w];
+    noteAmbiguous(modified);
     out.changes.push_back(std::move(modified));
   }
   for (uint32_t w = 0; w < b.numVertices(); ++w)
     if (b[w].kind == VertexKind::Op && matching.backward[w] == kNoVertex) {
       ++out.counts.added;
-      out.changes.push_back(change(ChangeKind::Added, 1, b, w));
+      Change added = change(ChangeKind::Added, 1, b, w);
+      describeLoneOp(1, b, w, usedOf(1), added);
+      added.ambiguous = matching.ambiguous[1][w];
+      noteAmbiguous(added);
+      out.changes.push_back(std::move(added));
     }
-  out.status =
-      out.changes.empty() ? GraphStatus::Identical : GraphStatus::Different;
+  if (isEntry(a) || isEntry(b)) {
+    out.interface = compareInterfaces(labels[0], a.rootOp, labels[1], b.rootOp);
+    if (!out.interface->changes.empty())
+      out.status = GraphStatus::Different;
+  }
+  if (!out.changes.empty())
+    out.status = GraphStatus::Different;
   return out;
 }
 
@@ -339,6 +422,9 @@ DiffResult Differ::run(std::optional<std::pair<uint32_t, uint32_t>> entry) {
     removed.source = displayName(0, s);
     removed.status = GraphStatus::Removed;
     removed.sourceOps = removed.counts.removed = graphs[0].graphs[s].numOps;
+    if (isEntry(graphs[0].graphs[s]))
+      removed.interface = InterfaceComparison{
+          interfaceText(*files[0], graphs[0].graphs[s].rootOp), {}, {}};
     result.graphs.push_back(std::move(removed));
   }
   for (uint32_t t = 0; t < graphs[1].graphs.size(); ++t) {
@@ -348,6 +434,9 @@ DiffResult Differ::run(std::optional<std::pair<uint32_t, uint32_t>> entry) {
     added.target = displayName(1, t);
     added.status = GraphStatus::Added;
     added.targetOps = added.counts.added = graphs[1].graphs[t].numOps;
+    if (isEntry(graphs[1].graphs[t]))
+      added.interface = InterfaceComparison{
+          {}, interfaceText(*files[1], graphs[1].graphs[t].rootOp), {}};
     result.graphs.push_back(std::move(added));
   }
   return result;
@@ -365,6 +454,9 @@ void listOneSided(const BytecodeFile &file, bool golden,
                   std::optional<uint32_t> only, const std::string &fileName,
                   DiffResult &out) {
   FileGraphs graphs = buildGraphs(file);
+  // Which graphs are called (entry points have an interface).
+  OpLabeler labeler(file, WeightsMode::Ignore);
+  collectSymbolUses(graphs, labeler);
   for (uint32_t g = 0; g < graphs.graphs.size(); ++g) {
     if (only && *only != g)
       continue;
@@ -388,6 +480,11 @@ void listOneSided(const BytecodeFile &file, bool golden,
       one.target = name;
       one.status = GraphStatus::Added;
       one.targetOps = one.counts.added = graph.numOps;
+    }
+    if (isEntry(graph)) {
+      one.interface.emplace();
+      (golden ? one.interface->golden : one.interface->candidate) =
+          interfaceText(file, graph.rootOp);
     }
     out.graphs.push_back(std::move(one));
   }

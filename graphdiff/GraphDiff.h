@@ -38,6 +38,13 @@ struct DiffOptions {
 
 enum class ChangeKind { Modified, Added, Removed };
 
+/// An op reading a value, and in which operand slot.
+struct Reader {
+  std::string op; ///< "dialect.name"
+  uint64_t index = 0;
+  uint32_t operand = 0;
+};
+
 /// One op that differs. Indices are op indices in the file's pre-order op
 /// table (BytecodeFile::operations()).
 struct Change {
@@ -50,6 +57,40 @@ struct Change {
   std::string module, sourceLine, fxNode;
   /// The op id of the debug location ("coreai"("op_id":N:0)), if any.
   std::optional<uint64_t> opId;
+  /// Added or removed: the ops of its own file that read its results; and
+  /// whether no output of the graph depends on it (nothing reads it, or
+  /// only ops that are themselves unused).
+  std::vector<Reader> readers;
+  bool unused = false;
+  /// The pairing behind this change was a choice the graph's structure did
+  /// not decide, among look-alike ops that compute different things.
+  bool ambiguous = false;
+};
+
+/// One input or output of an entry graph, as reports show it.
+struct PortText {
+  std::string name; ///< its display name, empty when the IR gives none
+  std::string type; ///< "tensor<1x512xi32>"
+  bool state = false;
+};
+
+struct InterfaceText {
+  std::vector<PortText> inputs, outputs;
+};
+
+/// "output 0 `logits`: tensor<1x512x32000xf16> → tensor<1x512x32000xf32>".
+struct InterfaceChange {
+  std::string text;
+  /// Only the display name changed (the type and state did not).
+  bool nameOnly = false;
+};
+
+/// An entry graph's interface (a graph nothing in its file calls), golden
+/// against new. Every change, a name-only one included, makes the graph
+/// different: an app binds inputs and outputs by name.
+struct InterfaceComparison {
+  std::optional<InterfaceText> golden, candidate;
+  std::vector<InterfaceChange> changes;
 };
 
 enum class GraphStatus { Identical, Different, Added, Removed };
@@ -70,6 +111,10 @@ struct GraphComparison {
   GraphStatus status = GraphStatus::Identical;
   uint64_t sourceOps = 0, targetOps = 0;
   Counts counts;
+  /// Entry graphs only.
+  std::optional<InterfaceComparison> interface;
+  /// Paired weights whose bytes were not compared (WeightsMode::Ignore).
+  uint64_t weightsByShape = 0;
   /// In source order, then target order. Empty for a graph on one side
   /// only (Added / Removed: counts.added / counts.removed hold its ops).
   std::vector<Change> changes;

@@ -92,13 +92,6 @@ const char *kModelReordered = R"mlir(
 {-# dialect_resources: { builtin: { w0: "0x04000000{W}" } } #-}
 )mlir";
 
-std::string repeat(const std::string &unit, int times) {
-  std::string out;
-  for (int i = 0; i < times; ++i)
-    out += unit;
-  return out;
-}
-
 const char *kLegacyLoc =
     R"(loc(fused<{call_stack = ["Linear$1", "Block$3", "Model$1"], identifiers = ["addmm"]}>["/Users/x/torch/nn/modules/linear.py":134:0, "coreai"("op_id":3:0)]))";
 
@@ -176,28 +169,27 @@ TEST_F(GraphDiffTest, OnlyDebugLocationsDifferIsIdentical) {
   EXPECT_TRUE(result.identical()) << describe(result);
 }
 
-TEST_F(GraphDiffTest, WeightValuesCountOnlyWithDigest) {
+TEST_F(GraphDiffTest, SmallConstantsCountAsValues) {
+  // 8 biases are values (epsilons, scale factors, masks), compared whatever
+  // the weights mode; the 64 weights are weights.
   std::string other =
       fill(kModel, {{"W", repeat("00000040", 64)},
                     {"B", "1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 9.0"}});
-  DiffResult ignored = diff(model(), model(other.c_str()));
-  EXPECT_TRUE(ignored.identical()) << describe(ignored);
-
-  DiffOptions digest;
-  digest.weights = WeightsMode::Digest;
-  DiffResult result = diff(model(), model(other.c_str()), digest);
-  EXPECT_FALSE(result.identical());
-  const GraphComparison *main = graphNamed(result, "main");
-  ASSERT_TRUE(main);
-  EXPECT_EQ(main->status, GraphStatus::Different);
-  EXPECT_EQ(main->counts.modified, 2u) << describe(result);
-  EXPECT_EQ(main->counts.added + main->counts.removed, 0u);
-  for (const Change &change : main->changes) {
-    EXPECT_EQ(change.op, "coreai.constant");
-    EXPECT_EQ(change.detail, "weight values differ: value");
+  for (WeightsMode mode : {WeightsMode::Ignore, WeightsMode::Digest}) {
+    DiffOptions options;
+    options.weights = mode;
+    DiffResult result = diff(model(), model(other.c_str()), options);
+    const GraphComparison *main = graphNamed(result, "main");
+    ASSERT_TRUE(main);
+    bool digest = mode == WeightsMode::Digest;
+    EXPECT_EQ(main->counts.modified, digest ? 2u : 1u) << describe(result);
+    EXPECT_EQ(main->counts.added + main->counts.removed, 0u);
+    EXPECT_EQ(main->weightsByShape, digest ? 0u : 1u);
+    ASSERT_EQ(main->changes.size(), digest ? 2u : 1u);
+    EXPECT_EQ(main->changes.back().detail,
+              "attributes differ: value: dense<[1, 2, 3, 4, 5, 6, 7, 8]> "
+              "\u2192 dense<[1, 2, 3, 4, 5, 6, 7, 9]>");
   }
-  // Same weights, Digest: identical.
-  EXPECT_TRUE(diff(model(), model(), digest).identical());
 }
 
 TEST_F(GraphDiffTest, OpInsertedEarlyInALongChainIsOneAddedOp) {

@@ -31,6 +31,14 @@ fill(std::string text,
   return text;
 }
 
+/// `unit` written `times` times (hex blob bytes, element lists).
+inline std::string repeat(const std::string &unit, int times) {
+  std::string out;
+  for (int i = 0; i < times; ++i)
+    out += unit;
+  return out;
+}
+
 class GraphDiffTest : public ::testing::Test {
 protected:
   void SetUp() override {

@@ -318,3 +318,47 @@ FileGraphs Builder::build() {
 FileGraphs graphdiff::buildGraphs(const BytecodeFile &file) {
   return Builder(file).build();
 }
+
+std::vector<char> graphdiff::usedVertices(const FunctionGraph &graph,
+                                          const BytecodeFile &file) {
+  size_t n = graph.numVertices();
+  std::vector<char> used(n, 0);
+  std::vector<uint32_t> work;
+  auto use = [&](uint32_t v) {
+    if (v < n && !used[v]) {
+      used[v] = 1;
+      work.push_back(v);
+    }
+  };
+  auto endsBlock = [&](uint32_t op) {
+    const auto &ops =
+        file.blocks()[file.operations()[op].parentBlock].operations;
+    return !ops.empty() && ops.back() == op;
+  };
+  // Terminators by the op whose region they end.
+  std::vector<std::vector<uint32_t>> terminators(n);
+  for (uint32_t v = 0; v < n; ++v) {
+    const VertexInfo &info = graph[v];
+    if (info.kind != VertexKind::Op || v == 0)
+      continue;
+    const bytecode::Operation &op = file.operations()[info.op];
+    if (!file.resultTypes(op).empty())
+      continue;
+    if (endsBlock(info.op) && info.parent != kNoVertex)
+      terminators[info.parent].push_back(v);
+    else
+      use(v);
+  }
+  use(0);
+  while (!work.empty()) {
+    uint32_t v = work.back();
+    work.pop_back();
+    for (const Slot &slot : graph.operands(v))
+      use(slot.producer);
+    for (uint32_t t : terminators[v])
+      use(t);
+    if (graph[v].kind == VertexKind::Op && graph[v].parent != kNoVertex)
+      use(graph[v].parent);
+  }
+  return used;
+}

@@ -67,6 +67,10 @@ struct VertexInfo {
   /// neighbourhood a few edges deep (which a distant change leaves alone).
   uint64_t label = 0, bottomUp = 0, topDown = 0;
   uint64_t localUp = 0, localDown = 0;
+  /// Whether bottomUp says everything the vertex computes: false when it or
+  /// anything below it is a weight compared by shape only (two such
+  /// look-alikes may still hold different weights).
+  bool exact = true;
 };
 
 enum class EdgeKind : uint8_t { Operand, Nested };
@@ -152,6 +156,15 @@ struct FileGraphs {
 };
 
 FileGraphs buildGraphs(const bytecode::BytecodeFile &file);
+
+/// Per vertex of `graph`: whether an output of the graph depends on it.
+/// What the function op's body ends in (its terminator) is an output, so
+/// is every op without results that does not end a block (it may have
+/// effects); a region's terminator is one when its op is; from those, what
+/// their operands read, and the op enclosing a used op. Vertex 0 (the
+/// function op, or the top level's container) always is.
+std::vector<char> usedVertices(const FunctionGraph &graph,
+                               const bytecode::BytecodeFile &file);
 
 using bytecode::parentOp;
 using bytecode::symbolName;

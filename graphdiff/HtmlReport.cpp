@@ -38,6 +38,10 @@ code, td.op { font-family: ui-monospace, monospace; }
 .added { color: #1a7f37; } .removed { color: #b42318; }
 .modified { color: #9a6700; }
 .more { color: #6e6e73; font-style: italic; }
+.interface { font-weight: 600; color: #b42318; }
+/* Paths and op names are long and unbroken: wrap them inside the page. */
+td, code, h2, h3, p { overflow-wrap: anywhere; }
+table { max-width: 100%; }
 )css";
 
 static void writeCell(llvm::raw_ostream &os, uint64_t n) {
@@ -69,6 +73,8 @@ static void writeChanges(llvm::raw_ostream &os, const GraphComparison &graph,
   if (manyFiles)
     os << " in <code>" << html(graph.file) << "</code>";
   os << "</h2>\n";
+  for (const std::string &line : interfaceLines(graph))
+    os << "<p class=\"interface\">" << html(line) << "</p>\n";
   for (const ModuleGroup &group :
        groupByModule(graph.changes, options.maxItems)) {
     os << "<h3>"

@@ -48,6 +48,13 @@ void aimodel::graphdiff::writeMarkdownReport(llvm::raw_ostream &os,
   }
   if (identical)
     return;
+  bool interfaces = false;
+  for (const GraphComparison &graph : result.graphs)
+    for (const std::string &line : interfaceLines(graph)) {
+      os << (interfaces ? "" : "\n") << "- **" << graphName(graph)
+         << "**: " << md(line) << "\n";
+      interfaces = true;
+    }
 
   // The first changes over all graphs, in graph order.
   uint64_t changes = 0;

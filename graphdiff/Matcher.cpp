@@ -57,6 +57,20 @@ public:
       ++cursor;
     return cursor < list.size() ? list[cursor] : kNoVertex;
   }
+  /// After next(): the unmatched entries just after the one it returned
+  /// (a few at most), the other candidates it chose among.
+  template <typename Fn>
+  void forEachRival(uint64_t key, const std::vector<uint32_t> &matched,
+                    Fn &&fn) const {
+    auto it = lists.find(bucketKey(key));
+    if (it == lists.end())
+      return;
+    const auto &[list, cursor] = it->second;
+    for (size_t k = cursor + 1; k < list.size() && k <= cursor + kRivals; ++k)
+      if (matched[list[k]] == kNoVertex)
+        fn(list[k]);
+  }
+  static constexpr size_t kRivals = 8;
 
 private:
   std::vector<char> indexed;
@@ -77,9 +91,18 @@ public:
       : g{&source, &target} {
     m[0].assign(source.numVertices(), kNoVertex);
     m[1].assign(target.numVertices(), kNoVertex);
-    for (int side = 0; side < 2; ++side)
-      for (uint32_t v = 0; v < m[side].size(); ++v)
-        computations[side].insert(bucketKey((*g[side])[v].bottomUp));
+    ambiguous[0].assign(source.numVertices(), 0);
+    ambiguous[1].assign(target.numVertices(), 0);
+    for (int side = 0; side < 2; ++side) {
+      const FunctionGraph &graph = *g[side];
+      readers[side].assign(graph.numVertices(), 0);
+      for (uint32_t v = 0; v < graph.numVertices(); ++v) {
+        for (const Slot &slot : graph.operands(v))
+          ++readers[side][slot.producer];
+        ++labelCounts[side][bucketKey(graph[v].label)];
+        ++upCounts[side][bucketKey(graph[v].bottomUp)];
+      }
+    }
   }
   Matching run();
 
@@ -100,6 +123,13 @@ private:
   void greedy(bool loose);
   uint32_t candidate(uint32_t a, bool loose, bool local, NeighbourIndex &index);
   bool hasMatchedNeighbour(uint32_t a) const;
+  /// Whether producers `a` and `b`, met through one reader, must wait for
+  /// a vote of all their readers instead (remembered for
+  /// settleContested()).
+  bool contested(uint32_t a, uint32_t b, Mode mode);
+  void settleContested();
+  /// While choosing a target among several: `rival` was not chosen.
+  void noteRival(uint32_t chosen, uint32_t rival);
 
   /// What must agree for two vertices to pair: the label, or when `loose`
   /// only the op name (arguments: their position; values from outside:
@@ -156,8 +186,15 @@ private:
   const FunctionGraph *g[2];
   std::vector<uint32_t> m[2];
   std::vector<std::pair<uint32_t, uint32_t>> work;
-  /// Every bottom-up fingerprint of each side.
-  llvm::DenseSet<uint64_t> computations[2];
+  /// Per side: vertices of ambiguous choices (Matching::ambiguous); the
+  /// rivals of the choice being made.
+  std::vector<char> ambiguous[2];
+  std::vector<uint32_t> rivals;
+  /// Per side: operand uses per vertex; vertices per label and per
+  /// bottom-up fingerprint.
+  std::vector<uint32_t> readers[2];
+  llvm::DenseMap<uint64_t, uint32_t> labelCounts[2], upCounts[2];
+  std::vector<uint32_t> contestedSources;
 };
 
 } // namespace
@@ -174,8 +211,8 @@ bool Matcher::pair(uint32_t a, uint32_t b) {
 
 bool Matcher::pairByConsumers(uint32_t a, uint32_t b) {
   uint64_t upA = (*g[0])[a].bottomUp, upB = (*g[1])[b].bottomUp;
-  if (upA != upB && computations[1].contains(bucketKey(upA)) &&
-      computations[0].contains(bucketKey(upB)))
+  if (upA != upB && upCounts[1].count(bucketKey(upA)) &&
+      upCounts[0].count(bucketKey(upB)))
     return false;
   return pair(a, b);
 }
@@ -202,7 +239,8 @@ void Matcher::pairOperands(uint32_t a, uint32_t b, Mode mode) {
     }
     for (auto &[key, c] : once[0]) {
       auto other = once[1].find(key);
-      if (c.first == 1 && other != once[1].end() && other->second.first == 1)
+      if (c.first == 1 && other != once[1].end() && other->second.first == 1 &&
+          !contested(c.second, other->second.second, mode))
         pair(c.second, other->second.second);
     }
   }
@@ -212,11 +250,80 @@ void Matcher::pairOperands(uint32_t a, uint32_t b, Mode mode) {
     if (oa[i].result != ob[i].result ||
         identity(pa, mode) != identity(pb, mode))
       continue;
+    if (contested(oa[i].producer, ob[i].producer, mode))
+      continue;
     if (mode == Mode::TopDown)
       pairByConsumers(oa[i].producer, ob[i].producer);
     else
       pair(oa[i].producer, ob[i].producer);
   }
+}
+
+bool Matcher::contested(uint32_t a, uint32_t b, Mode mode) {
+  // One reader of a value many read says little: look-alike weights (cos
+  // and sin, read by every layer) pair by what most readers say
+  // (settleContested), never by the first reader met, which may be the
+  // one edited.
+  if (mode != Mode::BottomUp && mode != Mode::Label)
+    return false;
+  if (readers[0][a] < 2 && readers[1][b] < 2)
+    return false;
+  const auto &counts = mode == Mode::Label ? labelCounts : upCounts;
+  uint64_t ka = bucketKey(identity((*g[0])[a], mode)),
+           kb = bucketKey(identity((*g[1])[b], mode));
+  if (counts[0].lookup(ka) < 2 && counts[1].lookup(kb) < 2)
+    return false;
+  if (m[0][a] == kNoVertex)
+    contestedSources.push_back(a);
+  return true;
+}
+
+void Matcher::settleContested() {
+  // Each contested source vertex: the target its matched readers'
+  // counterparts read at the same slot, by votes; strongest first.
+  struct Vote {
+    uint32_t votes, a, b;
+  };
+  std::vector<Vote> decided;
+  const Graph &ga = g[0]->graph;
+  llvm::sort(contestedSources);
+  contestedSources.erase(
+      std::unique(contestedSources.begin(), contestedSources.end()),
+      contestedSources.end());
+  for (uint32_t a : contestedSources) {
+    if (m[0][a] != kNoVertex)
+      continue;
+    llvm::SmallDenseMap<uint32_t, uint32_t, 8> tally;
+    for (auto e : boost::make_iterator_range(boost::out_edges(a, ga))) {
+      const EdgeInfo &edge = ga[e];
+      uint32_t d = m[0][boost::target(e, ga)];
+      if (edge.kind != EdgeKind::Operand || d == kNoVertex)
+        continue;
+      auto ob = g[1]->operands(d);
+      if (edge.slot >= ob.size() || ob[edge.slot].result != edge.result)
+        continue;
+      uint32_t b = ob[edge.slot].producer;
+      if (m[1][b] == kNoVertex && (*g[1])[b].label == (*g[0])[a].label)
+        ++tally[b];
+    }
+    uint32_t best = kNoVertex, votes = 0;
+    for (auto [b, n] : tally)
+      if (n > votes || (n == votes && b < best))
+        best = b, votes = n;
+    if (best == kNoVertex)
+      continue;
+    for (auto [b, n] : tally)
+      if (b != best && n == votes &&
+          (*g[1])[b].bottomUp != (*g[1])[best].bottomUp)
+        ambiguous[0][a] = ambiguous[1][b] = ambiguous[1][best] = 1;
+    decided.push_back({votes, a, best});
+  }
+  contestedSources.clear();
+  llvm::stable_sort(
+      decided, [](const Vote &x, const Vote &y) { return x.votes > y.votes; });
+  for (const Vote &vote : decided)
+    pair(vote.a, vote.b);
+  propagate(Mode::Label);
 }
 
 void Matcher::pairArguments(uint32_t a, uint32_t b) {
@@ -417,6 +524,14 @@ void Matcher::anchorTies() {
   propagate(Mode::BottomUp);
 }
 
+void Matcher::noteRival(uint32_t chosen, uint32_t rival) {
+  // A rival computing the same from the same inputs is interchangeable
+  // with the one chosen: either gives the same report.
+  const VertexInfo &r = (*g[1])[rival], &c = (*g[1])[chosen];
+  if (r.bottomUp != c.bottomUp || !r.exact || !c.exact)
+    rivals.push_back(rival);
+}
+
 bool Matcher::hasMatchedNeighbour(uint32_t a) const {
   const Graph &graph = g[0]->graph;
   for (auto e : boost::make_iterator_range(boost::in_edges(a, graph)))
@@ -441,6 +556,31 @@ uint32_t Matcher::candidate(uint32_t a, bool loose, bool local,
                        const VertexInfo &neighbour) {
     return HashBuilder(where(edge)).add(v).add(identityOf(neighbour)).get();
   };
+  // The producer, at the same slot, of a matched user's counterpart: the
+  // one most of them name (a value's readers agree on what it is).
+  llvm::SmallDenseMap<uint32_t, uint32_t, 8> tally;
+  for (auto e : boost::make_iterator_range(boost::out_edges(a, ga))) {
+    uint32_t d = m[0][boost::target(e, ga)];
+    const EdgeInfo &edge = ga[e];
+    if (d == kNoVertex || edge.kind != EdgeKind::Operand)
+      continue;
+    auto ob = g[1]->operands(d);
+    if (edge.slot < ob.size() && ob[edge.slot].result == edge.result) {
+      uint32_t b = ob[edge.slot].producer;
+      if (m[1][b] == kNoVertex && identityOf(gb[b]) == want)
+        ++tally[b];
+    }
+  }
+  if (!tally.empty()) {
+    uint32_t best = kNoVertex, votes = 0;
+    for (auto [b, n] : tally)
+      if (n > votes || (n == votes && b < best))
+        best = b, votes = n;
+    for (auto [b, n] : tally)
+      if (b != best && n == votes)
+        noteRival(best, b);
+    return best;
+  }
   // A user of a matched producer's counterpart, at the same slot.
   auto oa = g[0]->operands(a);
   for (uint32_t i = 0; i < oa.size(); ++i) {
@@ -448,32 +588,24 @@ uint32_t Matcher::candidate(uint32_t a, bool loose, bool local,
     if (p == kNoVertex)
       continue;
     EdgeInfo edge{EdgeKind::Operand, i, oa[i].result};
-    uint32_t b =
-        index.next(*g[1], p, HashBuilder(where(edge)).add(p).add(want).get(),
-                   m[1], keyOfEdge);
-    if (b != kNoVertex)
+    uint64_t key = HashBuilder(where(edge)).add(p).add(want).get();
+    uint32_t b = index.next(*g[1], p, key, m[1], keyOfEdge);
+    if (b != kNoVertex) {
+      index.forEachRival(key, m[1], [&](uint32_t r) { noteRival(b, r); });
       return b;
+    }
   }
-  // The producer, at the same slot, of a matched user's counterpart; a
-  // child of the enclosing op's counterpart.
+  // A child of the enclosing op's counterpart.
   for (auto e : boost::make_iterator_range(boost::out_edges(a, ga))) {
     uint32_t d = m[0][boost::target(e, ga)];
-    if (d == kNoVertex)
-      continue;
     const EdgeInfo &edge = ga[e];
-    if (edge.kind == EdgeKind::Operand) {
-      auto ob = g[1]->operands(d);
-      if (edge.slot < ob.size() && ob[edge.slot].result == edge.result) {
-        uint32_t b = ob[edge.slot].producer;
-        if (m[1][b] == kNoVertex && identityOf(gb[b]) == want)
-          return b;
-      }
-    } else {
-      uint32_t b =
-          index.next(*g[1], d, HashBuilder(where(edge)).add(d).add(want).get(),
-                     m[1], keyOfEdge);
-      if (b != kNoVertex)
-        return b;
+    if (d == kNoVertex || edge.kind != EdgeKind::Nested)
+      continue;
+    uint64_t key = HashBuilder(where(edge)).add(d).add(want).get();
+    uint32_t b = index.next(*g[1], d, key, m[1], keyOfEdge);
+    if (b != kNoVertex) {
+      index.forEachRival(key, m[1], [&](uint32_t r) { noteRival(b, r); });
+      return b;
     }
   }
   return kNoVertex;
@@ -502,10 +634,21 @@ void Matcher::greedy(bool loose) {
           ++cursor;
         if (cursor < list.size())
           b = list[cursor];
+        for (size_t k = cursor + 1;
+             k < list.size() && k <= cursor + NeighbourIndex::kRivals; ++k)
+          if (m[1][list[k]] == kNoVertex)
+            noteRival(b, list[k]);
       }
     }
-    if (b != kNoVertex && pair(a, b))
+    if (b != kNoVertex && pair(a, b)) {
+      if (!rivals.empty()) {
+        ambiguous[0][a] = ambiguous[1][b] = 1;
+        for (uint32_t r : rivals)
+          ambiguous[1][r] = 1;
+      }
       propagate(loose ? Mode::Loose : Mode::Label);
+    }
+    rivals.clear();
   }
 }
 
@@ -532,10 +675,16 @@ Matching Matcher::run() {
   }
   // Only now by label, from every pair: the changed ops and what the
   // fingerprints could not tell apart.
+  settleContested();
   repropagate(Mode::Label);
+  settleContested();
   greedy(/*loose=*/false);
+  settleContested();
   greedy(/*loose=*/true);
-  return Matching{std::move(m[0]), std::move(m[1])};
+  Matching out{std::move(m[0]), std::move(m[1]), {}};
+  out.ambiguous[0] = std::move(ambiguous[0]);
+  out.ambiguous[1] = std::move(ambiguous[1]);
+  return out;
 }
 
 Matching graphdiff::matchGraphs(const FunctionGraph &source,

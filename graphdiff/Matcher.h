@@ -35,6 +35,10 @@ void computeFingerprints(FunctionGraph &graph, OpLabeler &labeler);
 struct Matching {
   std::vector<uint32_t> forward;  ///< source vertex -> target or kNoVertex
   std::vector<uint32_t> backward; ///< target vertex -> source or kNoVertex
+  /// Per side and vertex: paired (or left unpaired) by a choice the
+  /// structure did not decide, among candidates that are not
+  /// interchangeable (they compute different things).
+  std::vector<char> ambiguous[2];
 };
 
 /// Matches two fingerprinted graphs. Their function ops (vertex 0) are

@@ -36,6 +36,7 @@ enum Tag : uint64_t {
   kExternalTag,
   kNameTag,
   kBlobTag,
+  kValueTag,
 };
 } // namespace
 
@@ -54,6 +55,17 @@ countedNativeMembers(const bytecode::BytecodeFile &file,
       return member.attr == kNone || isDisplayName(member.name);
     });
   return decoded;
+}
+
+/// A dictionary member's or property's name: by its text, so that a
+/// property written natively (named by its schema) and the same property in
+/// a dictionary (named by a string attribute) hash alike.
+static uint64_t memberNameHash(llvm::StringRef name) {
+  return llvm::xxh3_64bits(name);
+}
+
+uint64_t OpLabeler::memberName(uint64_t nameAttr) const {
+  return memberNameHash(file.decodedAttr(nameAttr).str);
 }
 
 uint64_t OpParts::label() const {
@@ -88,7 +100,7 @@ uint64_t OpLabeler::symbolKey(llvm::StringRef symbol) {
 OpLabeler::Hashed OpLabeler::attribute(uint64_t index) {
   if (index >= file.attributes().size())
     return {};
-  uint64_t key = index << 1;
+  uint64_t key = index << 2;
   if (auto it = plainMemo.find(key); it != plainMemo.end())
     return {it->second, false};
   if (auto it = symbolicMemo.find(key); it != symbolicMemo.end())
@@ -120,16 +132,28 @@ static bool isFloatType(const BytecodeFile &file, uint64_t type) {
   }
 }
 
+bool graphdiff::isConstantValue(llvm::StringRef opName,
+                                llvm::StringRef member) {
+  // A dialect's op name with or without its dialect prefix.
+  llvm::StringRef kind = opName.substr(opName.rfind('.') + 1);
+  return member == "value" && (kind == "constant" || kind == "const");
+}
+
 bool OpLabeler::isWeight(const DecodedAttr &attr) const {
-  if (attr.kind == AttrKind::DenseResourceElements)
-    return true;
-  if (attr.kind != AttrKind::DenseIntOrFPElements || attr.typeIndex == kNone)
+  if ((attr.kind != AttrKind::DenseResourceElements &&
+       attr.kind != AttrKind::DenseIntOrFPElements) ||
+      attr.typeIndex == kNone)
     return false;
   std::optional<bytecode::BuiltinTypeInfo> info =
       file.builtinType(attr.typeIndex);
-  if (!info || !info->numElements || *info->numElements <= 1 ||
-      info->elementType == kNone || !isFloatType(file, info->elementType))
+  if (!info || info->elementType == kNone ||
+      !isFloatType(file, info->elementType))
     return false;
+  // Few values (epsilons, scales, masks) are not learned: compared always.
+  if (info->numElements && *info->numElements <= kMaxValueElements)
+    return false;
+  if (attr.kind == AttrKind::DenseResourceElements)
+    return true;
   std::optional<uint64_t> bits = file.denseElementBitWidth(info->elementType);
   // A splat stores one element.
   return bits && attr.payload.size * 8 > *bits;
@@ -143,6 +167,34 @@ bool OpLabeler::isWeightAttr(uint64_t index) {
       kind != AttrKind::DenseIntOrFPElements)
     return false;
   return isWeight(file.decodedAttr(index));
+}
+
+OpLabeler::Hashed OpLabeler::weightOrValue(uint64_t index) {
+  if (!isWeightAttr(index))
+    return attribute(index);
+  uint64_t key = index << 2 | 3;
+  if (auto it = plainMemo.find(key); it != plainMemo.end())
+    return {it->second, false};
+  DecodedAttr attr = file.decodedAttr(index);
+  HashBuilder hash(kWeightTag);
+  hash.add(hasher.type(attr.typeIndex));
+  if (weights == WeightsMode::Digest)
+    hash.add(attr.kind == AttrKind::DenseResourceElements
+                 ? blobDigest(attr.resourceHandle)
+                 : llvm::xxh3_64bits(file.bytesOf(attr.payload)));
+  return {plainMemo[key] = hash.get(), false};
+}
+
+bool OpLabeler::isConstant(const Operation &op) {
+  return isConstantValue(file.opNames()[op.name].name, "value");
+}
+
+bool OpLabeler::holdsWeight(uint32_t opIndex) {
+  const Operation &op = file.operations()[opIndex];
+  if (!isConstant(op))
+    return false;
+  std::optional<uint64_t> value = bytecode::opMember(file, op, "value");
+  return value && isWeightAttr(*value);
 }
 
 uint64_t OpLabeler::blobDigest(uint64_t handle) {
@@ -201,7 +253,7 @@ OpLabeler::Hashed OpLabeler::computeAttribute(uint64_t index) {
     hash.add(attr.namedAttrs.size());
     for (const bytecode::NamedAttrRef &named : attr.namedAttrs) {
       Hashed value = attribute(named.value);
-      hash.add(hasher.attribute(named.name)).add(value.hash);
+      hash.add(memberName(named.name)).add(value.hash);
       out.symbolic |= value.symbolic;
     }
     out.hash = hash.get();
@@ -229,19 +281,17 @@ OpLabeler::Hashed OpLabeler::computeAttribute(uint64_t index) {
     out = {hash.get(), true};
     break;
   }
+  case AttrKind::DenseIntOrFPElements:
+    // Inline data is part of the entry: its structural hash has it.
+    return {hasher.attribute(index), false};
   case AttrKind::DenseResourceElements:
-  case AttrKind::DenseIntOrFPElements: {
-    if (!isWeight(attr))
-      return {hasher.attribute(index), false};
-    HashBuilder hash(kWeightTag);
-    hash.add(hasher.type(attr.typeIndex));
-    if (weights == WeightsMode::Digest)
-      hash.add(kind == AttrKind::DenseResourceElements
-                   ? blobDigest(attr.resourceHandle)
-                   : llvm::xxh3_64bits(file.bytesOf(attr.payload)));
-    out.hash = hash.get();
+    // A value, not a weight (weightOrValue() decides): by its bytes,
+    // whatever the blob's key.
+    out.hash = HashBuilder(kValueTag)
+                   .add(hasher.type(attr.typeIndex))
+                   .add(blobDigest(attr.resourceHandle))
+                   .get();
     break;
-  }
   default: { // Distinct: as the attribute it wraps
     Hashed value = attribute(attr.metadata);
     out = {HashBuilder(kDistinctTag).add(value.hash).get(), value.symbolic};
@@ -251,11 +301,12 @@ OpLabeler::Hashed OpLabeler::computeAttribute(uint64_t index) {
   return out;
 }
 
-OpLabeler::Hashed OpLabeler::filteredDictionary(uint64_t index) {
+OpLabeler::Hashed OpLabeler::filteredDictionary(uint64_t index,
+                                                bool constantOp) {
   if (index >= file.attributes().size() ||
       file.attrKind(index) != AttrKind::Dictionary)
     return attribute(index);
-  uint64_t key = index << 1 | 1;
+  uint64_t key = index << 2 | (constantOp ? 2 : 1);
   if (auto it = plainMemo.find(key); it != plainMemo.end())
     return {it->second, false};
   if (auto it = symbolicMemo.find(key); it != symbolicMemo.end())
@@ -264,10 +315,11 @@ OpLabeler::Hashed OpLabeler::filteredDictionary(uint64_t index) {
   HashBuilder hash(kDictionaryTag);
   Hashed out;
   for (const bytecode::NamedAttrRef &named : attr.namedAttrs) {
-    if (isDisplayName(file.decodedAttr(named.name).str))
+    llvm::StringRef name = file.decodedAttr(named.name).str;
+    if (isDisplayName(name))
       continue;
-    Hashed value = attribute(named.value);
-    hash.add(hasher.attribute(named.name)).add(value.hash);
+    Hashed value = memberValue(name, named.value, constantOp);
+    hash.add(memberNameHash(name)).add(value.hash);
     out.symbolic |= value.symbolic;
   }
   out.hash = hash.get();
@@ -275,20 +327,51 @@ OpLabeler::Hashed OpLabeler::filteredDictionary(uint64_t index) {
   return out;
 }
 
-OpLabeler::Hashed OpLabeler::opProperties(const Operation &op) {
+OpLabeler::Hashed OpLabeler::memberValue(llvm::StringRef name, uint64_t value,
+                                         bool constantOp) {
+  if (constantOp && name == "value")
+    return weightOrValue(value);
+  if (name != "arg_attrs" && name != "res_attrs")
+    return attribute(value);
+  // One dictionary per input or output: their display names are the
+  // interface's, which the interface comparison reports (GraphDiff.h).
+  if (value >= file.attributes().size() ||
+      file.attrKind(value) != AttrKind::Array)
+    return attribute(value);
+  uint64_t key = value << 2 | 1;
+  if (auto it = plainMemo.find(key); it != plainMemo.end())
+    return {it->second, false};
+  if (auto it = symbolicMemo.find(key); it != symbolicMemo.end())
+    return {it->second, true};
+  DecodedAttr attr = file.decodedAttr(value);
+  HashBuilder hash(kArrayTag);
+  hash.add(attr.elements.size());
+  Hashed out;
+  for (uint64_t element : attr.elements) {
+    Hashed port = filteredDictionary(element);
+    hash.add(port.hash);
+    out.symbolic |= port.symbolic;
+  }
+  out.hash = hash.get();
+  (out.symbolic ? symbolicMemo : plainMemo)[key] = out.hash;
+  return out;
+}
+
+OpLabeler::Hashed OpLabeler::opProperties(const Operation &op,
+                                          bool constantOp) {
   switch (op.propertiesForm) {
   case bytecode::PropertiesForm::None:
     return {HashBuilder(kNoPropertiesTag).get(), false};
   case bytecode::PropertiesForm::Attribute:
-    return filteredDictionary(op.propertiesAttr);
+    return filteredDictionary(op.propertiesAttr, constantOp);
   case bytecode::PropertiesForm::Native:
     if (auto decoded = countedNativeMembers(file, op)) {
       // A known upstream encoding: its fields, like a dictionary's members.
       HashBuilder hash(kDictionaryTag);
       Hashed out;
       for (const bytecode::PropertyMember &member : *decoded) {
-        Hashed value = attribute(member.attr);
-        hash.add(llvm::xxh3_64bits(member.name)).add(value.hash);
+        Hashed value = memberValue(member.name, member.attr, constantOp);
+        hash.add(memberNameHash(member.name)).add(value.hash);
         out.symbolic |= value.symbolic;
       }
       out.hash = hash.get();
@@ -353,10 +436,11 @@ OpParts OpLabeler::parts(uint32_t opIndex) {
     regions.add(blockPositions[block]);
   parts.regions = regions.get();
   // No dictionary is an empty one (one with display names only, too).
+  bool constant = isConstant(op);
   parts.attributes = op.attrDict == kNone
                          ? HashBuilder(kDictionaryTag).get()
-                         : filteredDictionary(op.attrDict).hash;
-  parts.properties = opProperties(op).hash;
+                         : filteredDictionary(op.attrDict, constant).hash;
+  parts.properties = opProperties(op, constant).hash;
   return parts;
 }
 
@@ -436,7 +520,7 @@ OpLabeler::members(uint64_t dict) {
 std::string OpLabeler::differingMembers(const MemberList &mine,
                                         OpLabeler &other,
                                         const MemberList &theirs,
-                                        bool &onlyWeights) {
+                                        bool constantOps, bool &onlyWeights) {
   // Member values by name, as attribute index + 1 (0: absent).
   std::map<std::string, std::pair<uint64_t, uint64_t>> byName;
   for (const auto &[name, value] : mine)
@@ -454,10 +538,13 @@ std::string OpLabeler::differingMembers(const MemberList &mine,
   };
   for (const auto &[name, values] : byName) {
     auto [a, b] = values;
-    if (a && b && attribute(a - 1).hash == other.attribute(b - 1).hash)
+    if (a && b &&
+        memberValue(name, a - 1, constantOps).hash ==
+            other.memberValue(name, b - 1, constantOps).hash)
       continue;
     bool weights =
-        a && b && isWeightAttr(a - 1) && other.isWeightAttr(b - 1) &&
+        a && b && constantOps && isConstantValue("constant", name) &&
+        isWeightAttr(a - 1) && other.isWeightAttr(b - 1) &&
         hasher.type(file.decodedAttr(a - 1).typeIndex) ==
             other.hasher.type(other.file.decodedAttr(b - 1).typeIndex);
     onlyWeights &= weights;
@@ -477,6 +564,8 @@ std::string OpLabeler::differingMembers(const MemberList &mine,
         after += " : " + other.typeText(tb);
       } else if (attribute(a - 1).symbolic) {
         after += " (the symbols name functions that do not pair)";
+      } else if (file.attrKind(a - 1) == AttrKind::DenseResourceElements) {
+        after += " (other bytes)";
       } else {
         after += " (same text, other encoding)";
       }
@@ -521,7 +610,8 @@ std::vector<std::string> OpLabeler::differences(uint32_t a, OpLabeler &other,
                       const MemberList &membersB) {
     bool onlyWeights = false;
     std::string names =
-        differingMembers(membersA, other, membersB, onlyWeights);
+        differingMembers(membersA, other, membersB,
+                         isConstant(opA) && other.isConstant(opB), onlyWeights);
     if (names.empty())
       names = "(order)";
     out.push_back(onlyWeights ? "weight values differ: " + names

@@ -18,6 +18,7 @@
 #include "graphdiff/GraphModel.h"
 
 #include "bytecode/StructuralHash.h"
+#include "bytecode/TypeText.h"
 
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
@@ -60,12 +61,24 @@ public:
   std::vector<std::string> differences(uint32_t a, OpLabeler &other,
                                        uint32_t b);
 
+  /// Whether op is a constant whose value is a weight (a float tensor of
+  /// more than kMaxValueElements elements): compared by type and shape
+  /// only, unless WeightsMode::Digest.
+  bool holdsWeight(uint32_t op);
+  /// Whether op's label leaves out a weight's bytes (holdsWeight, and the
+  /// weights are not digested).
+  bool hidesWeight(uint32_t op) {
+    return weights == WeightsMode::Ignore && holdsWeight(op);
+  }
+
   /// Symbols named by op's attributes and properties, in order.
   void symbolRefs(uint32_t op, llvm::SmallVectorImpl<llvm::StringRef> &out);
 
   /// A type as MLIR would print it (builtin types; textual entries as
   /// written; private custom-encoded ones as `!dialect<...>`).
-  std::string typeText(uint64_t type, unsigned depth = 0) const;
+  std::string typeText(uint64_t type) const {
+    return bytecode::typeText(file, type);
+  }
   /// A builtin attribute's value, short ("[1, 16, 64]", "1.0E-5",
   /// "\"gelu\""); private ones as `#dialect<...>` (AttrText.cpp).
   std::string attrText(uint64_t attr, unsigned depth = 0) const;
@@ -83,11 +96,23 @@ private:
   Hashed attribute(uint64_t index);
   Hashed computeAttribute(uint64_t index);
   /// A dictionary without the display-name members.
-  Hashed filteredDictionary(uint64_t index);
-  Hashed opProperties(const bytecode::Operation &op);
+  Hashed filteredDictionary(uint64_t index, bool constantOp = false);
+  Hashed opProperties(const bytecode::Operation &op, bool constantOp);
   /// Natively encoded properties of no known schema.
   uint64_t opaqueProperties(bytecode::Span blob);
   uint64_t symbolKey(llvm::StringRef symbol);
+  /// Hash of a dictionary member's name attribute, by its text.
+  uint64_t memberName(uint64_t nameAttr) const;
+  /// The hash of member `name`'s value: as attribute(), but for the
+  /// per-input and per-output dictionaries of a function (`arg_attrs`,
+  /// `res_attrs`), without their display names.
+  /// In a constant op (`constantOp`), member `value` may be a weight
+  /// (weightOrValue()).
+  Hashed memberValue(llvm::StringRef name, uint64_t value,
+                     bool constantOp = false);
+  /// A weight by type (and digest): otherwise as attribute(), a value.
+  Hashed weightOrValue(uint64_t index);
+  bool isConstant(const bytecode::Operation &op);
   bool isWeight(const bytecode::DecodedAttr &attr) const;
   uint64_t blobDigest(uint64_t handle);
   /// (name, value attribute) of the members of a dictionary, display
@@ -100,7 +125,8 @@ private:
   /// "shape, axis": the members of two lists that differ; `onlyWeights`
   /// when all of them are weights of one type on both sides.
   std::string differingMembers(const MemberList &mine, OpLabeler &other,
-                               const MemberList &theirs, bool &onlyWeights);
+                               const MemberList &theirs, bool constantOps,
+                               bool &onlyWeights);
   bool isWeightAttr(uint64_t index);
   /// What differs in the regions (counts, block argument types) or
   /// successors of two ops whose region parts differ.
@@ -123,6 +149,15 @@ private:
 };
 
 bool isDisplayName(llvm::StringRef attributeName);
+
+/// Float data of at most this many elements (epsilons, scale factors, a
+/// few mask or shape values) is never a weight: it compares by value. A
+/// learned tensor has at least a hidden size of elements.
+inline constexpr uint64_t kMaxValueElements = 16;
+
+/// Whether member `member` of an op named `opName` holds a constant's
+/// value, the one place a weight may be (`coreai.constant`'s `value`).
+bool isConstantValue(llvm::StringRef opName, llvm::StringRef member);
 
 } // namespace aimodel::graphdiff
 

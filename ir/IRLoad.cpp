@@ -8,8 +8,13 @@
 #include "ir/IRImporter.h"
 #include "support/SafeFile.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/Parser/Parser.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -197,6 +202,15 @@ std::unique_ptr<mlir::MLIRContext> aimodel::ir::makeImportContext() {
       mlir::MLIRContext::Threading::DISABLED);
   context->allowUnregisteredDialects();
   context->getOrLoadDialect<mlir::BuiltinDialect>();
+  // MLIR text of upstream ops (custom or generic syntax) parses as
+  // `mlir-opt` parses it, into the registered ops, whose bytecode is then
+  // what `mlir-opt --emit-bytecode` writes: one module, one encoding,
+  // whoever wrote it. Loaded only when text names them; bytecode import
+  // renames these dialects first (IRImport.h), so they never decode it.
+  mlir::DialectRegistry upstream;
+  upstream.insert<mlir::func::FuncDialect, mlir::arith::ArithDialect,
+                  mlir::math::MathDialect, mlir::cf::ControlFlowDialect>();
+  context->appendDialectRegistry(upstream);
   // Diagnostics are collected by the importer; keep MLIR quiet otherwise.
   context->getDiagEngine().registerHandler(
       [](mlir::Diagnostic &) { return success(); });

@@ -8,8 +8,16 @@ assert doc["schema"] == "aimodel-diff/1"
 assert doc["verdict"] in ("identical", "different")
 changes = 0
 for g in doc["graphs"]:
-    assert list(g) == ["file", "source", "target", "status", "ops", "counts",
-                       "changes"], list(g)
+    keys = ["file", "source", "target", "status", "ops", "counts",
+            "weights_by_shape", "interface", "changes"]
+    assert list(g) == [k for k in keys if k in g] and "changes" in g, list(g)
+    if "interface" in g:
+        assert list(g["interface"]) == ["golden", "new", "changes"]
+        for side in ("golden", "new"):
+            ports = g["interface"][side]
+            assert ports is None or list(ports) == ["inputs", "outputs"]
+        for c in g["interface"]["changes"]:
+            assert list(c) == ["text", "name_only"], list(c)
     assert g["status"] in ("identical", "different", "added", "removed")
     assert list(g["ops"]) == ["source", "target"]
     assert list(g["counts"]) == ["identical", "modified", "added", "removed"]
@@ -19,8 +27,10 @@ for g in doc["graphs"]:
     for c in g["changes"]:
         keys = [k for k in ["kind", "op", "source_index", "target_index",
                             "detail", "module", "source_line", "fx_node",
-                            "op_id"] if k in c]
-        assert "fx_node" in c and "op_id" in c, list(c)
+                            "op_id", "read_by", "unused", "ambiguous"]
+                if k in c]
+        assert "fx_node" in c and "op_id" in c and "ambiguous" in c, list(c)
+        assert ("read_by" in c) == ("unused" in c) == (c["kind"] != "modified")
         assert list(c) == keys, list(c)
         assert ("source_index" in c) == (c["kind"] != "added")
         assert ("target_index" in c) == (c["kind"] != "removed")

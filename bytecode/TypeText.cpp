@@ -1,20 +1,12 @@
-//===- TypeText.cpp - Types in words for change details -------------------===//
-//
-// "result type tensor<2x3xf32> vs tensor<2x4xf32>": builtin types printed
-// as MLIR prints them, from the decoder's tables (no MLIR). Enough for a
-// reader to see what changed; encodings and layouts are left out.
-//
-//===----------------------------------------------------------------------===//
+//===- TypeText.cpp - Types in words, from the decoder's tables -----------===//
 
+#include "bytecode/TypeText.h"
 #include "bytecode/BytecodeStream.h"
-#include "graphdiff/OpLabels.h"
 
 #include <limits>
 
 using namespace aimodel;
-using namespace aimodel::graphdiff;
-using bytecode::kNone;
-using bytecode::TypeCode;
+using namespace aimodel::bytecode;
 
 namespace {
 constexpr unsigned kMaxDepth = 16;
@@ -29,10 +21,10 @@ static std::string dims(llvm::ArrayRef<int64_t> shape) {
 }
 
 /// The varints of a builtin type entry after its code.
-static std::vector<uint64_t> entryVarInts(const bytecode::BytecodeFile &file,
+static std::vector<uint64_t> entryVarInts(const BytecodeFile &file,
                                           uint64_t type, size_t limit) {
   std::vector<uint64_t> values;
-  bytecode::ByteCursor cur(file, file.types()[type].encoding);
+  ByteCursor cur(file, file.types()[type].encoding);
   uint64_t value = 0;
   if (auto err = cur.readVarInt(value)) { // the code
     llvm::consumeError(std::move(err));
@@ -48,19 +40,22 @@ static std::vector<uint64_t> entryVarInts(const bytecode::BytecodeFile &file,
   return values;
 }
 
-std::string OpLabeler::typeText(uint64_t type, unsigned depth) const {
+std::string bytecode::typeText(const BytecodeFile &file, uint64_t type,
+                               unsigned depth) {
   if (type == kNone || type >= file.types().size())
     return "?";
   if (depth > kMaxDepth)
     return "...";
-  auto nested = [&](uint64_t inner) { return typeText(inner, depth + 1); };
+  auto nested = [&](uint64_t inner) {
+    return typeText(file, inner, depth + 1);
+  };
   auto typeList = [&](llvm::ArrayRef<uint64_t> list) {
     std::string text;
     for (uint64_t inner : list)
       text += (text.empty() ? "" : ", ") + nested(inner);
     return text;
   };
-  std::optional<bytecode::BuiltinTypeInfo> info = file.builtinType(type);
+  std::optional<BuiltinTypeInfo> info = file.builtinType(type);
   if (!info && file.typeCode(type) != TypeCode::NotBuiltin)
     return "?";
   switch (file.typeCode(type)) {
