@@ -88,6 +88,9 @@ pre { background: #f5f5f7; padding: .6em; overflow-x: auto; }
 .bar.error { background: #d92d20; } .bar.warning { background: #dc6803; }
 .bar.info { background: #1570ef; }
 details { margin: .3em 0; } summary { cursor: pointer; }
+/* Paths and names are long and unbroken: wrap them inside the page. */
+td, code, h2, h3, p, summary { overflow-wrap: anywhere; }
+table { max-width: 100%; }
 )css";
 
 void aimodel::audit::writeHtmlReport(llvm::raw_ostream &os,

@@ -17,6 +17,7 @@ enum Tag : uint64_t {
   kBackEdgeTag = 0x4245,
   kLocalUpTag = 0x4c55,
   kLocalDownTag = 0x4c44,
+  kOrderTag = 0x4f52,
 };
 
 /// How many edges deep local fingerprints look.
@@ -37,6 +38,7 @@ struct Neighbours {
     return llvm::ArrayRef<Attached>(userList).slice(
         userBegin[v], userBegin[v + 1] - userBegin[v]);
   }
+  /// Region children and the ops this one runs after (Order in-edges).
   llvm::ArrayRef<Attached> children(uint32_t v) const {
     return llvm::ArrayRef<Attached>(childList).slice(
         childBegin[v], childBegin[v + 1] - childBegin[v]);
@@ -62,6 +64,9 @@ Neighbours::Neighbours(const Graph &graph) {
     for (auto e : boost::make_iterator_range(boost::in_edges(v, graph)))
       if (graph[e].kind == EdgeKind::Nested)
         childList.push_back({graph[e].slot, uint32_t(boost::source(e, graph))});
+      else if (graph[e].kind == EdgeKind::Order)
+        childList.push_back(
+            {kOrderTag << 32, uint32_t(boost::source(e, graph))});
   }
   userBegin.push_back(uint32_t(userList.size()));
   childBegin.push_back(uint32_t(childList.size()));

@@ -215,6 +215,32 @@ std::vector<std::string> Differ::verify(const FunctionGraph &a,
     details.push_back("operand " + std::to_string(i) + ": " +
                       producerText(0, a, oa[i]) + " \u2192 " +
                       producerText(1, b, ob[i]));
+  // Ops kept in order (OrderEdges.cpp) run after the same ops.
+  auto after = [](const FunctionGraph &g, uint32_t v) {
+    llvm::SmallVector<uint32_t, 2> out;
+    for (auto e : boost::make_iterator_range(boost::in_edges(v, g.graph)))
+      if (g.graph[e].kind == EdgeKind::Order)
+        out.push_back(uint32_t(boost::source(e, g.graph)));
+    return out;
+  };
+  llvm::SmallVector<uint32_t, 2> beforeA = after(a, va), beforeB = after(b, vb);
+  llvm::SmallVector<uint32_t, 2> mapped;
+  for (uint32_t p : beforeA)
+    mapped.push_back(matching.forward[p]);
+  llvm::sort(mapped);
+  llvm::SmallVector<uint32_t, 2> sortedB(beforeB);
+  llvm::sort(sortedB);
+  if (mapped != sortedB) {
+    auto list = [&](int side, const FunctionGraph &g,
+                    llvm::ArrayRef<uint32_t> ops) {
+      std::string text;
+      for (uint32_t p : ops)
+        text += (text.empty() ? "" : ", ") + producerText(side, g, {p, 0});
+      return text.empty() ? std::string("(first)") : "after " + text;
+    };
+    details.push_back("order: " + list(0, a, beforeA) + " \u2192 " +
+                      list(1, b, beforeB));
+  }
   uint32_t parentA = a[va].parent, parentB = b[vb].parent;
   bool sameRegion = parentA == kNoVertex
                         ? parentB == kNoVertex
@@ -342,6 +368,7 @@ DiffResult Differ::run(std::optional<std::pair<uint32_t, uint32_t>> entry) {
   for (int side = 0; side < 2; ++side) {
     selected[side].assign(graphs[side].graphs.size(), 1);
     collectSymbolUses(graphs[side], labels[side]);
+    addOrderEdges(graphs[side], *files[side], labels[side]);
   }
   if (entry)
     selectEntryPoint(*entry);

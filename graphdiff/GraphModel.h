@@ -73,7 +73,9 @@ struct VertexInfo {
   bool exact = true;
 };
 
-enum class EdgeKind : uint8_t { Operand, Nested };
+/// Operand: a value read; Nested: an op inside another's region; Order: an
+/// op that must run after another (OrderEdges.cpp).
+enum class EdgeKind : uint8_t { Operand, Nested, Order };
 
 struct EdgeInfo {
   EdgeKind kind = EdgeKind::Operand;

@@ -66,7 +66,7 @@ static void comparePorts(const char *what, llvm::ArrayRef<Port> a,
           golden.typeText(a[i].type) + arrow + candidate.typeText(b[i].type);
     if (!sameName)
       text += std::string(sameType ? "" : "; ") + "name `" + a[i].name + "`" +
-              arrow + "`" + b[i].name + "`" + (sameType ? " (name only)" : "");
+              arrow + "`" + b[i].name + "`";
     out.push_back({text, sameType});
   }
 }

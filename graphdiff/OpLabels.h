@@ -150,6 +150,13 @@ private:
 
 bool isDisplayName(llvm::StringRef attributeName);
 
+/// Adds Order edges to every graph of `file`: within a block, between ops
+/// naming the same symbol that is not a function, and between ops without
+/// results (both kept in the order written). Once per file, before any
+/// fingerprint.
+void addOrderEdges(FileGraphs &graphs, const bytecode::BytecodeFile &file,
+                   OpLabeler &labeler);
+
 /// Float data of at most this many elements (epsilons, scale factors, a
 /// few mask or shape values) is never a weight: it compares by value. A
 /// learned tensor has at least a hidden size of elements.

@@ -62,12 +62,20 @@ inline int inputError(llvm::StringRef command, llvm::Error error,
   return 2;
 }
 
+/// What a closed pipe on the output means.
+enum class ClosedPipe {
+  Error,   ///< output was lost: exit 2
+  Verdict, ///< the reader stopped reading (`diff a b | head`); the exit
+           ///< code is a verdict already reached: kept
+};
+
 /// Flushes `out` (stdout by default); returns `code`, or 2 with one line on
 /// stderr when anything written to it was lost or an input changed while
 /// it was read.
 inline int finishOutput(int code, llvm::raw_fd_ostream &out = llvm::outs(),
                         llvm::StringRef program = "aimodel",
-                        llvm::StringRef outputName = "standard output") {
+                        llvm::StringRef outputName = "standard output",
+                        ClosedPipe closedPipe = ClosedPipe::Error) {
   out.flush();
   if (inputsChanged(program))
     code = 2;
@@ -76,6 +84,9 @@ inline int finishOutput(int code, llvm::raw_fd_ostream &out = llvm::outs(),
   std::error_code error = out.error();
   // Cleared, or the stream reports the same failure fatally at exit.
   out.clear_error();
+  if (closedPipe == ClosedPipe::Verdict && code != 2 &&
+      error == std::errc::broken_pipe)
+    return code;
   llvm::errs() << program << ": error: cannot write to " << outputName << ": "
                << error.message() << "\n";
   return 2;

@@ -20,7 +20,8 @@ using namespace aimodel::cli;
 
 int main(int argc, char **argv) {
   // A reader that went away (`| head`) makes writes fail with EPIPE, which
-  // finishOutput turns into exit 2 with one line, rather than a signal.
+  // finishOutput turns into exit 2 with one line (diff: its verdict),
+  // rather than a signal.
   std::signal(SIGPIPE, SIG_IGN);
   setProgramName(argc > 0 ? argv[0] : nullptr);
   CLI::App app("aimodel: audit, inspect and compare Apple Core AI model "
@@ -57,7 +58,12 @@ int main(int argc, char **argv) {
     return code == 0 ? ExitClean : ExitInputError;
   }
   int code = ExitInputError;
-  for (CLI::App *sub : app.get_subcommands())
+  bool verdict = false;
+  for (CLI::App *sub : app.get_subcommands()) {
     code = runners.at(sub->get_name())();
-  return finishOutput(code);
+    // diff's exit code is the gate's verdict, whoever stops reading.
+    verdict = sub->get_name() == "diff";
+  }
+  return finishOutput(code, llvm::outs(), "aimodel", "standard output",
+                      verdict ? ClosedPipe::Verdict : ClosedPipe::Error);
 }
