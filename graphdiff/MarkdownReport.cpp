@@ -34,6 +34,15 @@ void aimodel::graphdiff::writeMarkdownReport(llvm::raw_ostream &os,
   os << "**" << summaryText(result) << ".**\n\n";
   if (result.graphs.empty())
     return;
+  // What an app binds to comes before any op.
+  bool interfaces = false;
+  for (const GraphComparison &graph : result.graphs)
+    for (const std::string &line : interfaceLines(graph)) {
+      os << "- **" << graphName(graph) << "**: " << md(line) << "\n";
+      interfaces = true;
+    }
+  if (interfaces)
+    os << "\n";
 
   os << "| graph |" << (manyFiles ? " file |" : "")
      << " status | ops | modified | added | removed |\n";
@@ -48,13 +57,6 @@ void aimodel::graphdiff::writeMarkdownReport(llvm::raw_ostream &os,
   }
   if (identical)
     return;
-  bool interfaces = false;
-  for (const GraphComparison &graph : result.graphs)
-    for (const std::string &line : interfaceLines(graph)) {
-      os << (interfaces ? "" : "\n") << "- **" << graphName(graph)
-         << "**: " << md(line) << "\n";
-      interfaces = true;
-    }
 
   // The first changes over all graphs, in graph order.
   uint64_t changes = 0;

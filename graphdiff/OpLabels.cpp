@@ -97,17 +97,27 @@ uint64_t OpLabeler::symbolKey(llvm::StringRef symbol) {
   return keys ? keys(symbol) : nameKey(symbol);
 }
 
+std::optional<OpLabeler::Hashed> OpLabeler::memoised(uint64_t key) const {
+  if (auto it = plainMemo.find(key); it != plainMemo.end())
+    return Hashed{it->second, false};
+  if (auto it = symbolicMemo.find(key); it != symbolicMemo.end())
+    return Hashed{it->second, true};
+  return std::nullopt;
+}
+
+OpLabeler::Hashed OpLabeler::memoise(uint64_t key, Hashed hashed) {
+  (hashed.symbolic ? symbolicMemo : plainMemo)[key] = hashed.hash;
+  return hashed;
+}
+
 OpLabeler::Hashed OpLabeler::attribute(uint64_t index) {
   if (index >= file.attributes().size())
     return {};
   uint64_t key = index << 2;
-  if (auto it = plainMemo.find(key); it != plainMemo.end())
-    return {it->second, false};
-  if (auto it = symbolicMemo.find(key); it != symbolicMemo.end())
-    return {it->second, true};
+  if (std::optional<Hashed> known = memoised(key))
+    return *known;
   Hashed hashed = computeAttribute(index);
-  (hashed.symbolic ? symbolicMemo : plainMemo)[key] = hashed.hash;
-  return hashed;
+  return memoise(key, hashed);
 }
 
 static bool isFloatType(const BytecodeFile &file, uint64_t type) {
@@ -307,10 +317,8 @@ OpLabeler::Hashed OpLabeler::filteredDictionary(uint64_t index,
       file.attrKind(index) != AttrKind::Dictionary)
     return attribute(index);
   uint64_t key = index << 2 | (constantOp ? 2 : 1);
-  if (auto it = plainMemo.find(key); it != plainMemo.end())
-    return {it->second, false};
-  if (auto it = symbolicMemo.find(key); it != symbolicMemo.end())
-    return {it->second, true};
+  if (std::optional<Hashed> known = memoised(key))
+    return *known;
   DecodedAttr attr = file.decodedAttr(index);
   HashBuilder hash(kDictionaryTag);
   Hashed out;
@@ -323,8 +331,7 @@ OpLabeler::Hashed OpLabeler::filteredDictionary(uint64_t index,
     out.symbolic |= value.symbolic;
   }
   out.hash = hash.get();
-  (out.symbolic ? symbolicMemo : plainMemo)[key] = out.hash;
-  return out;
+  return memoise(key, out);
 }
 
 OpLabeler::Hashed OpLabeler::memberValue(llvm::StringRef name, uint64_t value,
@@ -339,10 +346,8 @@ OpLabeler::Hashed OpLabeler::memberValue(llvm::StringRef name, uint64_t value,
       file.attrKind(value) != AttrKind::Array)
     return attribute(value);
   uint64_t key = value << 2 | 1;
-  if (auto it = plainMemo.find(key); it != plainMemo.end())
-    return {it->second, false};
-  if (auto it = symbolicMemo.find(key); it != symbolicMemo.end())
-    return {it->second, true};
+  if (std::optional<Hashed> known = memoised(key))
+    return *known;
   DecodedAttr attr = file.decodedAttr(value);
   HashBuilder hash(kArrayTag);
   hash.add(attr.elements.size());
@@ -353,8 +358,7 @@ OpLabeler::Hashed OpLabeler::memberValue(llvm::StringRef name, uint64_t value,
     out.symbolic |= port.symbolic;
   }
   out.hash = hash.get();
-  (out.symbolic ? symbolicMemo : plainMemo)[key] = out.hash;
-  return out;
+  return memoise(key, out);
 }
 
 OpLabeler::Hashed OpLabeler::opProperties(const Operation &op,

@@ -139,9 +139,12 @@ private:
   WeightsMode weights;
   bytecode::StructuralHasher hasher;
   SymbolKeys keys;
-  /// Memoised hashes by (index << 1 | filtered); symbolic ones are dropped
+  /// Memoised hashes by (index << 2 | what: 0 as is, 1 filtered, 2 filtered
+  /// for a constant op, 3 a constant's value); symbolic ones are dropped
   /// when the keys change.
   llvm::DenseMap<uint64_t, uint64_t> plainMemo, symbolicMemo;
+  std::optional<Hashed> memoised(uint64_t key) const;
+  Hashed memoise(uint64_t key, Hashed hashed);
   llvm::DenseMap<uint64_t, uint64_t> blobDigests;
   std::vector<uint64_t> nameHashes;
   std::vector<uint32_t> blockPositions; ///< per block, filled on demand

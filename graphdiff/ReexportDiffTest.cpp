@@ -325,14 +325,20 @@ TEST_F(GraphDiffTest, DuplicatedStandInsPairInOrder) {
   auto modules = [](std::initializer_list<const char *> ops) {
     std::string text = "\"builtin.module\"() ({\n";
     for (const char *op : ops)
-      text += std::string("  \"builtin.module\"() ({\n    %c = \"") + op +
-              "\"() : () -> tensor<4xf32>\n  }) : () -> ()\n";
+      text += std::string("  \"builtin.module\"() ({\n    \"coreai.graph\"() "
+                          "<{sym_name = \"main\"}> ({\n    ^bb0(%x: "
+                          "tensor<4xf32>):\n      %0 = \"") +
+              op +
+              "\"(%x) : (tensor<4xf32>) -> tensor<4xf32>\n      "
+              "\"coreai.return\"(%0) : (tensor<4xf32>) -> ()\n    }) : () -> "
+              "()\n  }) : () -> ()\n";
     return text + "}) : () -> ()\n";
   };
   DiffResult result =
       diff(modules({"coreai.relu", "coreai.relu", "coreai.tanh"}),
            modules({"coreai.tanh", "coreai.relu", "coreai.relu"}));
   EXPECT_TRUE(result.identical()) << describe(result);
+  EXPECT_EQ(result.graphs.size(), 3u) << describe(result);
   Counts counts = totals(result);
   EXPECT_EQ(counts.added + counts.removed + counts.modified, 0u)
       << describe(result);

@@ -616,14 +616,20 @@ def modified(op):
     return ("modified", op.uid, op.uid)
 
 
-def edit_swap(b, rng):
-    cands = [o for o in all_ops(b) if o.name in NON_COMMUTATIVE
+def swap_operands(b, rng, names):
+    """Swaps the two different operands of a random binary op named in
+    `names`."""
+    cands = [o for o in all_ops(b) if o.name in names
              and len(o.operands) == 2 and not o.regions
              and source(o.operands[0]) != source(o.operands[1])]
     op = rng.choice(cands)
     op.operands.reverse()
     return {"verdict": "different", "required": [modified(op)],
             "what": f"swap operands of {desc(op)}"}
+
+
+def edit_swap(b, rng):
+    return swap_operands(b, rng, NON_COMMUTATIVE)
 
 
 def perms_alike(in_shape, perm):
@@ -770,13 +776,7 @@ def edit_rename(b, rng):
 
 
 def edit_swap_commutative(b, rng):
-    cands = [o for o in all_ops(b) if o.name in COMMUTATIVE
-             and len(o.operands) == 2 and not o.regions
-             and source(o.operands[0]) != source(o.operands[1])]
-    op = rng.choice(cands)
-    op.operands.reverse()
-    return {"verdict": "different", "required": [modified(op)],
-            "what": f"swap operands of {desc(op)}"}
+    return swap_operands(b, rng, COMMUTATIVE)
 
 
 def shuffle_block(block, rng):
