@@ -39,8 +39,10 @@ struct Finding {
 
 /// How a compiled bundle is linked to its source (Provenance.h).
 struct SourceLink {
-  std::string path;      ///< the source .aimodel, as reported
-  std::string matchedBy; ///< which identity matched: "main.hash"
+  std::string path; ///< the source .aimodel, as reported
+  /// Which identity matched: "main.hash" (as stored), or "main.mlirb" (the
+  /// SHA-256 of its IR, when its stored main.hash is wrong).
+  std::string matchedBy;
 };
 
 struct BundleReport {
@@ -52,6 +54,9 @@ struct BundleReport {
   /// hex (when it holds 32 bytes); a compiled bundle's sourceHash, as
   /// written.
   std::optional<std::string> mainHash, sourceHash;
+  /// A portable asset's main.mlirb SHA-256, lower-case hex, when the audit
+  /// computed it.
+  std::optional<std::string> computedHash;
   /// A compiled bundle's source, when the audited paths hold it.
   std::optional<SourceLink> source;
   /// A portable asset's compiled bundles in the audited paths, by path.
@@ -69,8 +74,17 @@ struct BundleReport {
 struct RunRecord {
   std::vector<std::string> inputs;         ///< the PATHs, as given
   unsigned shardIndex = 0, shardCount = 0; ///< --shard K/N; 0: unsharded
+  /// What the run walked: treeDigest() of every bundle under its inputs
+  /// (a shard's whole tree, not only its slice). Empty: not recorded.
+  std::string tree;
+  std::string runId; ///< --run-id, if given
   bool preCommit = false;
   std::optional<std::string> configFile; ///< the config applied, if any
+  std::string configDigest;              ///< its bytes' SHA-256, hex
+  /// Its ignore entries, "GLOB: RULE,RULE" ("GLOB: every rule").
+  std::vector<std::string> configIgnore;
+  /// AIM013's floor, when the config moved it.
+  std::optional<std::string> configFloor;
   /// The config's severity overrides, "RULE=LEVEL", by rule ID.
   std::vector<std::string> configSeverity;
   unsigned suppressedByConfig = 0;

@@ -352,6 +352,8 @@ void BundleAuditor::checkHash(const bundle::AssetLayout &layout,
         layout.ir);
     return;
   }
+  if (found.kind == BundleKind::Asset)
+    report.computedHash = bundle::toHex(*actual);
   llvm::ArrayRef<uint8_t> storedBytes(
       reinterpret_cast<const uint8_t *>(stored->data()), stored->size());
   if (storedBytes == llvm::ArrayRef<uint8_t>(*actual))
@@ -379,20 +381,33 @@ void BundleAuditor::checkHash(const bundle::AssetLayout &layout,
 
 void BundleAuditor::checkStatsTraps() {
   // stats.json: the source's op distribution, Apple-written, by bare op
-  // name ({"operationDistribution": [{"name": "floor", "count": 2}]}). One
-  // that is absent or not of that shape says nothing here.
+  // name ({"operationDistribution": [{"name": "floor", "count": 2}]}). It
+  // may hold a trap count, so it is read exactly as strictly as
+  // metadata.json (one reader): what cannot be read is a finding, never
+  // silence. One without an operationDistribution says nothing here.
   const DirEntry *entry = top->find("stats.json");
-  if (!entry || entry->type != DirEntry::Type::File)
-    return;
-  llvm::Expected<std::string> text =
-      bundle::readSmallFile(dir.get(), "stats.json", 16 << 20);
-  if (!text) {
-    llvm::consumeError(text.takeError());
+  if (!entry || entry->type == DirEntry::Type::Symlink)
+    return; // a symlink is reported as AIM010
+  bundle::MetadataLimits limits;
+  limits.maxBytes = 16 << 20; // an op per line of a large graph
+  bundle::MetadataResult parsed =
+      bundle::loadMetadata(dir.get(), "stats.json", limits);
+  if (!parsed.object) {
+    // A regular file that cannot be read is the member scan's AIM004.
+    if (parsed.problem == bundle::MetadataProblem::Unreadable &&
+        entry->type == DirEntry::Type::File)
+      return;
+    add(rules::UnreadableMetadata,
+        parsed.problem == bundle::MetadataProblem::Unreadable
+            ? memberProblem("stats.json",
+                            llvm::createStringError(parsed.message))
+            : "stats.json " + parsed.message +
+                  ", so the trap counts it may "
+                  "hold were not read",
+        "stats.json");
     return;
   }
-  nlohmann::json stats = nlohmann::json::parse(*text, nullptr, false);
-  if (!stats.is_object())
-    return;
+  const nlohmann::json &stats = *parsed.object;
   auto ops = stats.find("operationDistribution");
   if (ops == stats.end() || !ops->is_array())
     return;

@@ -8,13 +8,18 @@
 #include "support/PathText.h"
 #include "support/SafeFile.h"
 
+#include "bundle/FileReading.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/SHA256.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -200,8 +205,10 @@ llvm::Expected<Config> aimodel::audit::parseConfig(llvm::StringRef text,
       if (llvm::Error error = parseSeverities(item.value(), config))
         return fail(name + ": " + llvm::toString(std::move(error)));
     } else if (item.key() == "stale_compiler_floor") {
+      // A floor is a version and nothing else ("coreai-build-3600.75.3").
       if (!item.value().is_string() ||
-          !coreaiBuildVersion(item.value().get<std::string>()))
+          !llvm::Regex("^coreai-build-[0-9]+(\\.[0-9]+)*$")
+               .match(item.value().get<std::string>()))
         return fail(name +
                     ": \"stale_compiler_floor\" must be a producer "
                     "string such as \"" +
@@ -232,6 +239,9 @@ std::string octalMode(mode_t mode) {
   return text;
 }
 
+llvm::Error checkFolderTrusted(const std::string &folder,
+                               const std::string &name);
+
 /// Refuses a config someone other than its reader (or root) could have
 /// written: it decides what the audit reports.
 llvm::Error checkTrusted(int fd, const std::string &file) {
@@ -261,10 +271,28 @@ llvm::Error checkTrusted(int fd, const std::string &file) {
       path::parent_path(real.empty() ? file : real, path::Style::posix).str();
   if (folder.empty())
     folder = ".";
+  return checkFolderTrusted(folder, name);
+}
+
+/// Refuses a config in `folder` (`name` is the config, printable) when
+/// someone other than its reader or root could rename files there: the
+/// folder's owner always can, whatever its mode; anyone, or its group, when
+/// it is writable so and not sticky.
+llvm::Error checkFolderTrusted(const std::string &folder,
+                               const std::string &name) {
+  uid_t me = ::geteuid();
   struct stat dir;
   if (::stat(folder.c_str(), &dir) != 0)
-    return fail(name +
-                ": cannot check its folder: " + support::errnoReason(errno));
+    return fail(name + ": cannot check its folder " +
+                support::printablePath(folder) + ": " +
+                support::errnoReason(errno));
+  if (dir.st_uid != me && dir.st_uid != 0)
+    return fail(llvm::formatv("{0}: refused: the folder {1} is owned by uid "
+                              "{2}, neither you (uid {3}) nor root, who may "
+                              "rename another file in (--no-config audits "
+                              "without it)",
+                              name, support::printablePath(folder), dir.st_uid,
+                              me));
   bool sticky = dir.st_mode & S_ISVTX;
   if ((dir.st_mode & S_IWOTH) && !sticky)
     return fail(llvm::formatv("{0}: refused: its folder {1} is writable by "
@@ -272,12 +300,8 @@ llvm::Error checkTrusted(int fd, const std::string &file) {
                               "it there (--no-config audits without it)",
                               name, support::printablePath(folder),
                               octalMode(dir.st_mode)));
-  if ((dir.st_mode & S_IWGRP) && !sticky && dir.st_uid != me && dir.st_uid != 0)
-    return fail(llvm::formatv("{0}: refused: its folder is writable by its "
-                              "group and owned by uid {1}, so others could "
-                              "have put it there (--no-config audits "
-                              "without it)",
-                              name, dir.st_uid));
+  // A folder its group may write, owned by its reader or root, is a clone
+  // made under umask 002: the group is the reader's own.
   return llvm::Error::success();
 }
 } // namespace
@@ -299,7 +323,11 @@ llvm::Expected<Config> aimodel::audit::loadConfig(llvm::StringRef file,
       support::mapRegularFile(std::move(*opened), file);
   if (!buffer)
     return fail(name + ": " + llvm::toString(buffer.takeError()));
-  return parseConfig((*buffer)->getBuffer(), file);
+  llvm::Expected<Config> config = parseConfig((*buffer)->getBuffer(), file);
+  if (config)
+    config->digest = bundle::toHex(llvm::SHA256::hash(
+        llvm::arrayRefFromStringRef((*buffer)->getBuffer())));
+  return config;
 }
 
 llvm::Expected<std::optional<Config>>
@@ -357,6 +385,12 @@ aimodel::audit::findConfig(llvm::StringRef cwd, llvm::StringRef home) {
         loadConfig(candidate, /*followSymlink=*/false);
     if (!config)
       return config.takeError();
+    // Whoever may rename a folder above it up to the repository's root may
+    // swap the folder holding it.
+    for (size_t k = size_t(&dir - folders.data()) + 1; k < folders.size(); ++k)
+      if (llvm::Error error =
+              checkFolderTrusted(folders[k], support::printablePath(candidate)))
+        return error;
     return std::optional<Config>(std::move(*config));
   }
   return std::nullopt;

@@ -53,6 +53,8 @@ struct Config {
   std::map<std::string, Severity> severity; ///< by rule ID
   /// AIM013's floor, when the config moves it.
   std::optional<std::string> compilerFloor;
+  /// SHA-256 of the file's bytes, hex: what shards of one run must share.
+  std::string digest;
 };
 
 /// Parses config text; `file` names it in errors. Errors are one line:

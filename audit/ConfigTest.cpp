@@ -278,6 +278,42 @@ TEST(Config, UntrustedConfigsAreRefusedNamingTheFile) {
       << error;
 }
 
+TEST(Config, AFolderAnotherUserOwnsIsNotTrusted) {
+  if (::geteuid() != 0)
+    GTEST_SKIP() << "chown to another user needs root";
+  // Root's config, mode 0644, in a folder nobody owns (mode 0755): nobody
+  // may rename another root-owned file in. The same for any folder above
+  // it up to the repository's root.
+  aimodel::testing::ScratchDir dir;
+  dir.mkdir("repo/.git");
+  dir.mkdir("repo/models/team");
+  std::string file = dir.write("repo/models/.aimodel.json",
+                               R"({"stale_compiler_floor": "coreai-build-0"})");
+  ASSERT_TRUE(bool(findConfig(dir.path("repo/models/team"))));
+  ASSERT_EQ(::chown(dir.path("repo/models").c_str(), 65534, 65534), 0);
+  llvm::Expected<std::optional<Config>> owned =
+      findConfig(dir.path("repo/models/team"));
+  ASSERT_FALSE(bool(owned));
+  std::string error = llvm::toString(owned.takeError());
+  EXPECT_NE(error.find("refused: the folder " + dir.path("repo/models") +
+                       " is owned by uid 65534"),
+            std::string::npos)
+      << error;
+  EXPECT_FALSE(bool(loadConfig(file))); // named, too
+  ASSERT_EQ(::chown(dir.path("repo/models").c_str(), 0, 0), 0);
+  ASSERT_EQ(::chown(dir.path("repo").c_str(), 65534, 65534), 0);
+  llvm::Expected<std::optional<Config>> above =
+      findConfig(dir.path("repo/models/team"));
+  ASSERT_FALSE(bool(above));
+  error = llvm::toString(above.takeError());
+  EXPECT_NE(
+      error.find("the folder " + dir.path("repo") + " is owned by uid 65534"),
+      std::string::npos)
+      << error;
+  ASSERT_EQ(::chown(dir.path("repo").c_str(), 0, 0), 0);
+  EXPECT_TRUE(bool(findConfig(dir.path("repo/models/team"))));
+}
+
 TEST(Config, GlobsThatCanNeverMatchAreWarnedAbout) {
   llvm::Expected<Config> config = parseConfig(
       R"({"ignore": [{"path": "/abs/x.aimodel", "reason": "r"},

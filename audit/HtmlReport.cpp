@@ -121,9 +121,7 @@ void aimodel::audit::writeHtmlReport(llvm::raw_ostream &os,
     os << "<td class=\"n\">" << value << "</td>";
   os << "</tr></tbody>\n</table>\n";
   if (report.run.configFile)
-    os << "<p>Config <code>" << htmlPath(*report.run.configFile)
-       << "</code> suppressed " << report.run.suppressedByConfig
-       << " findings.</p>\n";
+    os << "<p>" << support::htmlEscape(configSentence(report.run)) << "</p>\n";
 
   // A bar per rule, scaled to the rule with the most findings.
   unsigned most = 1;

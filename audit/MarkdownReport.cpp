@@ -30,8 +30,7 @@ void aimodel::audit::writeMarkdownReport(llvm::raw_ostream &os,
   os << "### aimodel audit: " << (summary.fails ? "❌ " : "✅ ")
      << summary.verdict << "\n\n";
   if (report.run.configFile)
-    os << "Config " << mdPath(*report.run.configFile) << " suppressed "
-       << report.run.suppressedByConfig << " findings.\n\n";
+    os << support::markdownEscape(configSentence(report.run)) << "\n\n";
   if (summary.rules.empty()) {
     os << "No findings.\n";
     return;

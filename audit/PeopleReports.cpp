@@ -2,6 +2,8 @@
 
 #include "audit/PeopleReports.h"
 
+#include "support/PathText.h"
+
 #include "llvm/Support/FormatVariadic.h"
 
 #include <map>
@@ -47,6 +49,27 @@ PeopleSummary aimodel::audit::summarise(const AuditReport &report,
 
 std::string aimodel::audit::plural(size_t n, llvm::StringRef word) {
   return llvm::formatv("{0} {1}{2}", n, word, n == 1 ? "" : "s");
+}
+
+std::string aimodel::audit::configSentence(const RunRecord &run) {
+  if (!run.configFile)
+    return "";
+  std::string text = "Config " + support::printablePath(*run.configFile) +
+                     " suppressed " + plural(run.suppressedByConfig, "finding");
+  if (!run.configIgnore.empty()) {
+    text += " (ignore: ";
+    for (size_t i = 0; i < run.configIgnore.size(); ++i)
+      text += (i ? "; " : "") + support::printableText(run.configIgnore[i]);
+    text += ")";
+  }
+  for (const std::string &severity : run.configSeverity) {
+    auto [id, level] = llvm::StringRef(severity).split('=');
+    text += "; " + id.str() + " reported as " + level.str();
+  }
+  if (run.configFloor)
+    text +=
+        "; AIM013's floor moved to " + support::printableText(*run.configFloor);
+  return text + ".";
 }
 
 bool aimodel::audit::stripRepairs(const BundleReport &bundle) {

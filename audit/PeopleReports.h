@@ -36,6 +36,12 @@ PeopleSummary summarise(const AuditReport &report,
 /// "1 bundle", "3 errors".
 std::string plural(size_t n, llvm::StringRef word);
 
+/// Everything the run's config changed, in words, printable (the caller
+/// escapes it): "Config ./.aimodel.json suppressed 2 findings (ignore:
+/// legacy/*: AIM001); AIM009 reported as warning; AIM013's floor moved to
+/// coreai-build-0." Empty without a config.
+std::string configSentence(const RunRecord &run);
+
 /// Strip repairs a portable asset's debug locations and payload (AIM002,
 /// AIM007, AIM012) when nothing else stops it (an asset it would refuse:
 /// a hash, member, metadata or IR problem).

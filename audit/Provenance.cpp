@@ -12,6 +12,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <map>
 
@@ -20,20 +22,27 @@ using namespace aimodel::audit;
 
 std::optional<std::vector<uint64_t>>
 aimodel::audit::coreaiBuildVersion(llvm::StringRef producer) {
-  if (!producer.consume_front("coreai-build-") || producer.empty())
+  if (!producer.consume_front("coreai-build-"))
     return std::nullopt;
   std::vector<uint64_t> parts;
-  while (!producer.empty()) {
-    auto [part, rest] = producer.split('.');
+  while (!producer.empty() && llvm::isDigit(producer.front())) {
     uint64_t value = 0;
-    if (part.empty() || !llvm::all_of(part, llvm::isDigit) ||
-        part.getAsInteger(10, value))
-      return std::nullopt;
+    while (!producer.empty() && llvm::isDigit(producer.front())) {
+      uint64_t digit = uint64_t(producer.front() - '0');
+      value =
+          value > (UINT64_MAX - digit) / 10 ? UINT64_MAX : value * 10 + digit;
+      producer = producer.drop_front();
+    }
     parts.push_back(value);
-    if (rest.empty() && producer.ends_with("."))
-      return std::nullopt; // "3600."
-    producer = rest;
+    // A part ends at a dot followed by another number; anything else ends
+    // the version.
+    if (producer.size() < 2 || producer[0] != '.' ||
+        !llvm::isDigit(producer[1]))
+      break;
+    producer = producer.drop_front();
   }
+  if (parts.empty())
+    return std::nullopt;
   return parts;
 }
 
@@ -42,9 +51,20 @@ aimodel::audit::staleCompilerMessage(llvm::StringRef producer,
                                      llvm::StringRef floor) {
   std::optional<std::vector<uint64_t>> version = coreaiBuildVersion(producer);
   std::optional<std::vector<uint64_t>> minimum = coreaiBuildVersion(floor);
-  // Versions compare part by part; a missing part counts as 0.
-  if (!version || !minimum)
+  if (!minimum)
     return std::nullopt;
+  if (!version) {
+    if (!producer.starts_with("coreai-build"))
+      return std::nullopt; // another compiler: no floor known
+    return llvm::formatv(
+               "compiled by {0}: version not understood (expected "
+               "coreai-build-<number>.<number>...), so it cannot "
+               "be told newer than the floor {1}; check the "
+               "compiler that wrote it",
+               nlohmann::json(support::printableText(producer)).dump(), floor)
+        .str();
+  }
+  // Versions compare part by part; a missing part counts as 0.
   std::vector<uint64_t> a = *version, b = *minimum;
   a.resize(std::max(a.size(), b.size()), 0);
   b.resize(a.size(), 0);
@@ -120,6 +140,22 @@ std::string somePaths(const std::vector<const bundle::FoundBundle *> &found) {
   return text;
 }
 
+/// The SHA-256 of a source's main.mlirb, lower-case hex: as its audit
+/// computed it, else read now.
+std::optional<std::string> computedHash(const Source &source) {
+  if (source.audited && source.audited->computedHash)
+    return source.audited->computedHash;
+  if (source.found->entryType != bundle::DirEntry::Type::Directory)
+    return std::nullopt;
+  llvm::Expected<bundle::Sha256Digest> digest =
+      bundle::sha256File(bundle::joinPath(source.found->path, "main.mlirb"));
+  if (!digest) {
+    llvm::consumeError(digest.takeError());
+    return std::nullopt;
+  }
+  return bundle::toHex(*digest);
+}
+
 bool hasRule(const BundleReport &report, const Rule &rule) {
   return llvm::any_of(report.findings,
                       [&](const Finding &f) { return f.rule == &rule; });
@@ -185,6 +221,7 @@ void aimodel::audit::linkSources(AuditReport &report,
     return candidates.front();
   };
   std::vector<Source *> linkOf(compiled.size(), nullptr);
+  std::vector<size_t> unmatched;
   for (size_t i = 0; i < compiled.size(); ++i) {
     const Compiled &bundle = compiled[i];
     if (!bundle.sourceHash)
@@ -196,6 +233,26 @@ void aimodel::audit::linkSources(AuditReport &report,
       linkOf[i] = pick(it->second, folder);
     else if (auto any = byHash.find(hash); any != byHash.end())
       linkOf[i] = pick(any->second, folder);
+    else
+      unmatched.push_back(i);
+  }
+  // A sourceHash no stored main.hash matches may be the real SHA-256 of a
+  // source whose main.hash is wrong (AIM003). Only then are the sources'
+  // IR files hashed (by this run's audit where it did; read here else),
+  // alike in every shard.
+  std::vector<char> byComputedHash(compiled.size(), 0);
+  if (!unmatched.empty() && !options.metadataOnly) {
+    std::map<std::string, std::vector<Source *>> byComputed;
+    for (Source &source : sources)
+      if (std::optional<std::string> hash = computedHash(source))
+        byComputed[*hash].push_back(&source);
+    for (size_t i : unmatched) {
+      std::string hash = llvm::StringRef(*compiled[i].sourceHash).lower();
+      if (auto it = byComputed.find(hash); it != byComputed.end()) {
+        linkOf[i] = pick(it->second, folderOf(compiled[i].found->path));
+        byComputedHash[i] = 1;
+      }
+    }
   }
 
   // A linked source another shard audits is audited here, once and in
@@ -231,7 +288,8 @@ void aimodel::audit::linkSources(AuditReport &report,
     std::string sourceName =
         support::printablePath(linked ? linked->found->path : std::string());
     if (linked) {
-      bundle.audited->source = SourceLink{linked->found->path, "main.hash"};
+      bundle.audited->source = SourceLink{
+          linked->found->path, byComputedHash[i] ? "main.mlirb" : "main.hash"};
       // What the source's own audit says of it.
       if (const BundleReport *source = reportOf(*linked)) {
         if (hasRule(*source, rules::LegacyDebugLocation))
@@ -241,11 +299,17 @@ void aimodel::audit::linkSources(AuditReport &report,
                        " has coreai-torch 0.4.0 call-stack locations (AIM002); "
                        "recompile from a stripped copy of it"));
         if (hasRule(*source, rules::HashMismatch))
-          findings.push_back(
-              info(rules::CompiledBundle,
-                   "linked by the main.hash of " + sourceName +
-                       ", which is not the SHA-256 of its main.mlirb (AIM003): "
-                       "the source changed since, or its hash is wrong"));
+          findings.push_back(info(
+              rules::CompiledBundle,
+              byComputedHash[i]
+                  ? "linked by the SHA-256 of " + sourceName +
+                        "'s main.mlirb, which its main.hash does not hold "
+                        "(AIM003): the source's hash is wrong; `aimodel "
+                        "strip --rehash` rewrites it"
+                  : "linked by the main.hash of " + sourceName +
+                        ", which is not the SHA-256 of its main.mlirb "
+                        "(AIM003): the source changed since, or its hash is "
+                        "wrong"));
       }
       continue;
     }

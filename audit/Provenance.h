@@ -24,13 +24,18 @@
 
 namespace aimodel::audit {
 
-/// "coreai-build-3600.67.5.8.1" -> {3600, 67, 5, 8, 1}; nullopt for any other
-/// producer (a version is dot-separated decimal numbers).
+/// "coreai-build-3600.67.5.8.1" -> {3600, 67, 5, 8, 1}: the leading
+/// dot-separated decimal parts; what follows them ("-beta2", " (beta 2)",
+/// "+build7", a newline) is not part of the version, and a part too large
+/// for 64 bits saturates. nullopt for any other producer, or one naming
+/// coreai-build without a leading number.
 std::optional<std::vector<uint64_t>>
 coreaiBuildVersion(llvm::StringRef producer);
 
 /// AIM013's message when `producer` is older than `floor` (both
-/// "coreai-build-<version>"; `floor` checked by the caller), else nullopt.
+/// "coreai-build-<version>"; `floor` checked by the caller), or when it
+/// names coreai-build with a version that cannot be read ("version not
+/// understood": never a pass), else nullopt.
 std::optional<std::string> staleCompilerMessage(llvm::StringRef producer,
                                                 llvm::StringRef floor);
 

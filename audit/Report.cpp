@@ -151,10 +151,21 @@ nlohmann::ordered_json aimodel::audit::runJson(const RunRecord &run) {
           ? nlohmann::ordered_json(
                 llvm::formatv("{0}/{1}", run.shardIndex, run.shardCount).str())
           : nlohmann::ordered_json(nullptr);
+  out["tree"] = run.tree.empty() ? nlohmann::ordered_json(nullptr)
+                                 : nlohmann::ordered_json(run.tree);
+  out["run_id"] =
+      run.runId.empty()
+          ? nlohmann::ordered_json(nullptr)
+          : nlohmann::ordered_json(support::printableText(run.runId));
   out["pre_commit"] = run.preCommit;
   if (run.configFile) {
     nlohmann::ordered_json config = nlohmann::ordered_json::object();
     setPath(config, "file", *run.configFile);
+    config["sha256"] = run.configDigest;
+    config["ignore"] = run.configIgnore;
+    config["stale_compiler_floor"] =
+        run.configFloor ? nlohmann::ordered_json(*run.configFloor)
+                        : nlohmann::ordered_json(nullptr);
     config["severity"] = run.configSeverity;
     config["suppressed"] = run.suppressedByConfig;
     out["config"] = std::move(config);

@@ -55,11 +55,12 @@ const Rule MissingFile{
 const Rule UnreadableMetadata{"AIM005",
                               "unreadable-metadata",
                               Severity::Error,
-                              "metadata.json is not a regular file, not "
+                              "metadata.json (or a compiled bundle's "
+                              "stats.json) is not a regular file, not "
                               "usable JSON (trailing bytes, a key twice in "
                               "one object), not an object, too large, too "
                               "deep, or unreadable",
-                              "Rewrite metadata.json as one JSON object.",
+                              "Rewrite the file as one JSON object.",
                               Evidence::Measured,
                               "metadata.json is one JSON object in every real "
                               "asset seen"};

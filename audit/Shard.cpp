@@ -5,9 +5,13 @@
 
 #include "support/PathText.h"
 
+#include "bundle/FileReading.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/SHA256.h"
 #include "llvm/Support/xxhash.h"
 
 #include <algorithm>
@@ -34,6 +38,9 @@ llvm::Expected<ShardSpec> aimodel::audit::parseShard(llvm::StringRef text) {
       spec.index > spec.count)
     return fail("expected K/N, shard K of N with 1 <= K <= N, not " +
                 Json(support::printablePath(text)).dump());
+  if (spec.count > kMaxShards)
+    return fail(
+        llvm::formatv("at most {0} shards, not {1}", kMaxShards, spec.count));
   return spec;
 }
 
@@ -46,6 +53,49 @@ unsigned aimodel::audit::shardOf(llvm::StringRef bundlePath, unsigned count) {
 bool aimodel::audit::inShard(const ShardSpec &shard,
                              llvm::StringRef bundlePath) {
   return shard.count > 0 && shardOf(bundlePath, shard.count) == shard.index;
+}
+
+std::string
+aimodel::audit::treeDigest(const std::vector<bundle::FoundBundle> &bundles) {
+  std::vector<const bundle::FoundBundle *> sorted;
+  for (const bundle::FoundBundle &found : bundles)
+    sorted.push_back(&found);
+  llvm::sort(sorted,
+             [](const bundle::FoundBundle *a, const bundle::FoundBundle *b) {
+               return a->path < b->path;
+             });
+  llvm::SHA256 hash;
+  // Each field ends in a NUL: no two lists give the same bytes.
+  auto add = [&](llvm::StringRef field) {
+    hash.update(field);
+    hash.update(llvm::ArrayRef<uint8_t>{0});
+  };
+  auto sizeOf = [](const std::string &path) {
+    llvm::sys::fs::file_status status;
+    return llvm::sys::fs::status(path, status, /*Follow=*/false)
+               ? std::string("?")
+               : std::to_string(status.getSize());
+  };
+  for (const bundle::FoundBundle *found : sorted) {
+    add(found->path);
+    add(bundle::bundleKindName(found->kind));
+    if (found->entryType != bundle::DirEntry::Type::Directory) {
+      add(sizeOf(found->path));
+      continue;
+    }
+    std::vector<bundle::WalkError> errors = bundle::forEachEntryBelow(
+        found->path, [&](const bundle::DirEntry &entry) {
+          add(entry.name);
+          add(std::to_string(int(entry.type)));
+          if (entry.type == bundle::DirEntry::Type::File)
+            add(sizeOf(bundle::joinPath(found->path, entry.name)));
+          else if (entry.type == bundle::DirEntry::Type::Symlink)
+            add(entry.symlinkTarget);
+        });
+    for (const bundle::WalkError &error : errors)
+      add("unreadable:" + error.name);
+  }
+  return bundle::toHex(hash.final());
 }
 
 namespace {
@@ -145,11 +195,27 @@ llvm::Error readRun(const Json &doc, ShardReport &shard) {
       one["path_bytes"] = (*hex)[i];
     record.inputs.push_back(exactPath(one, "path"));
   }
+  auto text = [&](const Json &object, const char *key) {
+    auto it = object.find(key);
+    return it != object.end() && it->is_string() ? it->get<std::string>()
+                                                 : std::string();
+  };
+  record.tree = text(*run, "tree");
+  record.runId = text(*run, "run_id");
   auto flag = run->find("pre_commit");
   record.preCommit = flag != run->end() && flag->is_boolean() && bool(*flag);
   auto config = run->find("config");
   if (config != run->end() && config->is_object()) {
     record.configFile = exactPath(*config, "file");
+    record.configDigest = text(*config, "sha256");
+    if (std::string floor = text(*config, "stale_compiler_floor");
+        !floor.empty())
+      record.configFloor = floor;
+    if (auto ignore = config->find("ignore");
+        ignore != config->end() && ignore->is_array())
+      for (const Json &entry : *ignore)
+        if (entry.is_string())
+          record.configIgnore.push_back(entry.get<std::string>());
     if (auto severity = config->find("severity");
         severity != config->end() && severity->is_array())
       for (const Json &o : *severity)
@@ -220,6 +286,36 @@ llvm::Error checkLinks(const AuditReport &merged) {
   return llvm::Error::success();
 }
 
+/// "shard 3/8", "shards 2-4/8, 7/8", "shards 2-9999999/10000000": the
+/// shards no report is for, as ranges, a few at most.
+std::string missingShards(llvm::ArrayRef<const ShardReport *> byIndex) {
+  constexpr size_t kMostRanges = 8;
+  unsigned count = unsigned(byIndex.size() - 1);
+  std::vector<std::pair<unsigned, unsigned>> ranges;
+  unsigned shards = 0;
+  for (unsigned k = 1; k <= count; ++k) {
+    if (byIndex[k])
+      continue;
+    ++shards;
+    if (!ranges.empty() && ranges.back().second + 1 == k)
+      ranges.back().second = k;
+    else
+      ranges.push_back({k, k});
+  }
+  if (ranges.empty())
+    return "";
+  std::string text = shards == 1 ? "shard " : "shards ";
+  for (size_t i = 0; i < std::min(ranges.size(), kMostRanges); ++i) {
+    auto [from, to] = ranges[i];
+    text += (i ? ", " : "") +
+            (from == to ? llvm::formatv("{0}/{1}", from, count).str()
+                        : llvm::formatv("{0}-{1}/{2}", from, to, count).str());
+  }
+  if (ranges.size() > kMostRanges)
+    text += llvm::formatv(" and {0} more ranges", ranges.size() - kMostRanges);
+  return text;
+}
+
 llvm::Expected<ShardReport> readShard(const std::string &path,
                                       llvm::StringRef toolVersion) {
   llvm::Expected<Json> doc = readReport(path);
@@ -231,10 +327,12 @@ llvm::Expected<ShardReport> readShard(const std::string &path,
     return fail(shard.name + ": " + llvm::toString(std::move(error)));
   };
   const Json &tool = (*doc)["tool"];
-  std::string version = tool.contains("version") && tool["version"].is_string()
-                            ? tool["version"].get<std::string>()
-                            : "";
-  if (tool.value("name", "") != "aimodel" || version != toolVersion)
+  auto field = [&](const char *key) {
+    auto it = tool.find(key);
+    return it != tool.end() && it->is_string() ? it->get<std::string>()
+                                               : std::string();
+  };
+  if (field("name") != "aimodel" || field("version") != toolVersion)
     return inFile(fail("written by " + tool.dump() + ", not by this aimodel (" +
                        toolVersion + "): merge with the aimodel that audited"));
   if (llvm::Error error = readRun(*doc, shard))
@@ -265,8 +363,11 @@ llvm::Expected<ShardReport> readShard(const std::string &path,
     // Provenance, as every shard computed it over the whole tree.
     auto source = b.find("source");
     if (source != b.end() && source->is_object())
-      bundle.source = SourceLink{exactPath(*source, "path"),
-                                 source->value("matched_by", std::string())};
+      bundle.source = SourceLink{
+          exactPath(*source, "path"),
+          source->contains("matched_by") && (*source)["matched_by"].is_string()
+              ? (*source)["matched_by"].get<std::string>()
+              : std::string()};
     auto compiled = b.find("compiled");
     if (compiled != b.end() && compiled->is_array())
       for (const Json &one : *compiled)
@@ -343,6 +444,25 @@ aimodel::audit::mergeReports(const std::vector<std::string> &paths,
                                 seen->name, shard.name, shard.spec.index,
                                 count));
     byIndex[shard.spec.index] = &shard;
+    // The tree and the run first: what a stale shard differs in.
+    const RunRecord &run = shard.report.run, &firstRun = first.report.run;
+    if (run.tree != firstRun.tree)
+      return fail(llvm::formatv(
+          "{0} walked another tree than {1} (tree {2} vs {3}): shards of two "
+          "states of the tree do not merge; audit every shard again",
+          shard.name, first.name, run.tree.empty() ? "unrecorded" : run.tree,
+          firstRun.tree.empty() ? "unrecorded" : firstRun.tree));
+    if (run.runId != firstRun.runId)
+      return fail(llvm::formatv(
+          "{0} is from run {1}, {2} from run {3}: shards of two runs do not "
+          "merge",
+          shard.name, Json(support::printableText(run.runId)).dump(),
+          first.name, Json(support::printableText(firstRun.runId)).dump()));
+    if (run.configDigest != firstRun.configDigest)
+      return fail(llvm::formatv(
+          "{0} was audited under another config than {1} (sha256 {2} vs "
+          "{3}): shards must share one config",
+          shard.name, first.name, run.configDigest, firstRun.configDigest));
     if (shard.runFields != first.runFields)
       return fail(llvm::formatv(
           "{0} audited other inputs or with another config or override "
@@ -350,14 +470,10 @@ aimodel::audit::mergeReports(const std::vector<std::string> &paths,
           shard.name, first.name, shard.runFields.dump(),
           first.runFields.dump()));
   }
-  std::string missing;
-  for (unsigned k = 1; k <= count; ++k)
-    if (!byIndex[k])
-      missing += (missing.empty() ? "" : ", ") +
-                 llvm::formatv("{0}/{1}", k, count).str();
+  std::string missing = missingShards(byIndex);
   if (!missing.empty())
-    return fail("shard " + missing + " missing: merged without it, the " +
-                "report would silently leave its bundles out");
+    return fail(missing + " missing: merged without them, the report " +
+                "would silently leave their bundles out");
 
   AuditReport merged;
   merged.run = first.report.run;

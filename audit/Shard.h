@@ -13,6 +13,7 @@
 #define AIMODEL_AUDIT_SHARD_H
 
 #include "audit/Audit.h"
+#include "bundle/TreeWalk.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -29,8 +30,12 @@ struct ShardSpec {
   unsigned count = 1; ///< N
 };
 
-/// Parses "K/N": decimal, 1 <= K <= N. The error says what is wrong with
-/// the text (the caller names the flag).
+/// The most shards a run may have: far more machines than any CI gives,
+/// few enough that a merge may list them all.
+inline constexpr unsigned kMaxShards = 65536;
+
+/// Parses "K/N": decimal, 1 <= K <= N <= kMaxShards. The error says what
+/// is wrong with the text (the caller names the flag).
 llvm::Expected<ShardSpec> parseShard(llvm::StringRef text);
 
 /// The shard a bundle's reported path (raw bytes) belongs to, 1-based.
@@ -38,6 +43,12 @@ unsigned shardOf(llvm::StringRef bundlePath, unsigned count);
 
 /// True when the bundle at `bundlePath` belongs to `shard`.
 bool inShard(const ShardSpec &shard, llvm::StringRef bundlePath);
+
+/// What tree a run walked, as 64 hex digits: SHA-256 over every bundle's
+/// path and kind, and the name, type and size of every entry below it (a
+/// file changed in size, added, removed or renamed changes it). Every
+/// shard of a run computes it over all bundles, so all record the same.
+std::string treeDigest(const std::vector<bundle::FoundBundle> &bundles);
 
 /// Merges the "aimodel-audit/1" JSON reports of the shards of one run into
 /// the report one unsharded run makes: bundles joined and sorted by their

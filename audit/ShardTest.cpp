@@ -2,6 +2,7 @@
 #include "audit/Audit.h"
 #include "audit/ReportFiles.h"
 
+#include "bundle/FileReading.h"
 #include "testing/TestFiles.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -273,4 +274,46 @@ TEST(Shard, MergeRefusesWhatDoesNotCheck) {
   refused({files[0], dir.path("missing.json"), files[2]}, "no such file");
   std::string notJson = dir.write("text.json", "aimodel: 3 bundles audited\n");
   refused({files[0], notJson, files[2]}, "is not valid JSON at byte");
+}
+
+/// Whatever a shard report's bytes are, a merge answers: a report, or one
+/// short error naming the file. Every byte of a real shard replaced by
+/// values that break JSON's shape (a quote, a digit, a brace, a letter)
+/// and the document cut at every length.
+TEST(Shard, EveryByteMutatedMergesOrIsRefusedInOneLine) {
+  aimodel::testing::ScratchDir dir;
+  AuditReport full = fullReport();
+  full.run.configFile = "repo/.aimodel.json";
+  full.run.tree = std::string(64, 'a');
+  std::vector<std::string> files = writeShards(dir, full, 2);
+  llvm::Expected<std::string> shard = bundle::readSmallFile(files[1], 1 << 20);
+  ASSERT_TRUE(bool(shard));
+  std::string original = *shard;
+  std::string mutated = dir.path("mutated.json");
+  size_t merged = 0, refused = 0;
+  auto tryMerge = [&](const std::string &bytes) {
+    dir.write("mutated.json", bytes);
+    llvm::Expected<AuditReport> result =
+        mergeReports({files[0], mutated}, kVersion);
+    if (result) {
+      ++merged;
+      return;
+    }
+    ++refused;
+    std::string error = llvm::toString(result.takeError());
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+    EXPECT_LT(error.size(), 4096u) << error;
+  };
+  for (size_t at = 0; at < original.size(); ++at)
+    for (char value : {'"', '7', '{', 'x'}) {
+      if (original[at] == value)
+        continue;
+      std::string bytes = original;
+      bytes[at] = value;
+      tryMerge(bytes);
+    }
+  for (size_t length = 0; length < original.size(); length += 7)
+    tryMerge(original.substr(0, length));
+  EXPECT_GT(refused, original.size()); // most mutations break it
+  EXPECT_GT(merged, 0u);               // some (inside a message) do not
 }

@@ -46,7 +46,7 @@ struct AuditCommandOptions {
   bool forceIRImport = false;
   bool noConfig = false;
   bool verbose = false;
-  std::string shard, config, baseline, sarifRoot = ".";
+  std::string shard, config, baseline, runId, sarifRoot = ".";
   std::vector<std::string> merge, severity;
 };
 
@@ -281,9 +281,20 @@ int runAudit(const AuditCommandOptions &options) {
   report.run.metadataOnly = options.metadataOnly;
   if (!options.baseline.empty())
     report.run.baselineFile = options.baseline;
+  report.run.tree = audit::treeDigest(shard ? everyBundle : walked->bundles);
+  report.run.runId = options.runId;
   if (config) {
     audit::ConfigEffect effect = audit::applyConfig(*config, report, cwd);
     report.run.configFile = config->file;
+    report.run.configDigest = config->digest;
+    report.run.configFloor = config->compilerFloor;
+    for (const audit::IgnoreEntry &entry : config->ignore) {
+      std::string rules;
+      for (const audit::Rule *rule : entry.rules)
+        rules += (rules.empty() ? "" : ",") + rule->id.str();
+      report.run.configIgnore.push_back(entry.path + ": " +
+                                        (rules.empty() ? "every rule" : rules));
+    }
     report.run.suppressedByConfig = effect.suppressedByConfig;
     std::string severities;
     for (const auto &[id, severity] : config->severity) {
@@ -298,7 +309,14 @@ int runAudit(const AuditCommandOptions &options) {
                  << effect.suppressedByConfig
                  << (effect.suppressedByConfig == 1 ? " finding" : " findings")
                  << " suppressed by its ignore list"
-                 << (severities.empty() ? "" : "; " + severities) << "\n";
+                 << (severities.empty() ? "" : "; " + severities)
+                 << (config->compilerFloor
+                         ? "; AIM013's floor moved to " +
+                               support::printableText(*config->compilerFloor) +
+                               " (default " +
+                               audit::kDefaultCompilerFloor.str() + ")"
+                         : std::string())
+                 << "\n";
     // An ignore that hides nothing is stale or mistyped; only a whole run
     // can tell (a shard or a commit sees part of the tree).
     if (!shard && !options.preCommit)
@@ -390,6 +408,10 @@ CommandRunner aimodel::cli::addAuditCommand(CLI::App &app) {
       ->expected(1);
   cmd->add_option("--baseline", options->baseline,
                   "An earlier JSON report: its findings are not reported again")
+      ->check(NonEmpty);
+  cmd->add_option("--run-id", options->runId,
+                  "Recorded in the report (e.g. the CI run's id); shards of "
+                  "different runs do not merge")
       ->check(NonEmpty);
   cmd->add_option("--sarif-root", options->sarifRoot,
                   "SARIF URIs are relative to this folder (must exist)")
