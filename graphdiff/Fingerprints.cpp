@@ -170,6 +170,7 @@ static void localFingerprints(FunctionGraph &g, const Neighbours &adj) {
 }
 
 void graphdiff::computeFingerprints(FunctionGraph &g, OpLabeler &labeler) {
+  g.stale = false;
   Graph &graph = g.graph;
   size_t n = g.numVertices();
   for (uint32_t v = 0; v < n; ++v)

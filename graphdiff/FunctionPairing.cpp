@@ -264,12 +264,13 @@ std::vector<uint64_t> graphdiff::contentKeys(FileGraphs &graphs,
                   .add(graph[0].bottomUp)
                   .get();
   }
-  // Now with every callee by its key: what calls changed its labels.
+  // Now with every callee by its key: what calls changed its labels, to
+  // be fingerprinted when matched.
   labeler.setSymbolKeys(symbolKeys(graphs, pairs, side, keys));
   for (uint32_t g = 0; g < n; ++g) {
     FunctionGraph &graph = graphs.graphs[g];
     if (!graph.hasRoot() || !graph.references.empty())
-      computeFingerprints(graph, labeler);
+      graph.stale = true;
   }
   return keys;
 }

@@ -64,9 +64,10 @@ private:
   /// full path where the symbol alone is not unique in its file.
   std::string displayName(int side, uint32_t g) const;
   void refreshKeys();
-  /// Fingerprints again the selected graphs that name a function of
-  /// `changed` (per side); returns the source graphs that did.
-  std::vector<uint32_t> refingerprint(const std::vector<char> changed[2]);
+  /// Marks stale (to fingerprint again before matching) the selected
+  /// graphs that name a function of `changed` (per side); returns the
+  /// source graphs that do.
+  std::vector<uint32_t> markStale(const std::vector<char> changed[2]);
   GraphComparison compare(uint32_t s, uint32_t t, const Matching &matching);
   std::vector<std::string> verify(const FunctionGraph &a,
                                   const FunctionGraph &b, uint32_t va,
@@ -118,8 +119,7 @@ void Differ::refreshKeys() {
         symbolKeys(graphs[side], pairs, side, content[side]));
 }
 
-std::vector<uint32_t>
-Differ::refingerprint(const std::vector<char> changed[2]) {
+std::vector<uint32_t> Differ::markStale(const std::vector<char> changed[2]) {
   std::vector<uint32_t> sourceGraphs;
   for (int side = 0; side < 2; ++side)
     for (uint32_t g = 0; g < graphs[side].graphs.size(); ++g) {
@@ -131,7 +131,7 @@ Differ::refingerprint(const std::vector<char> changed[2]) {
         names |= bool(changed[side][f]);
       if (!names)
         continue;
-      computeFingerprints(graph, labels[side]);
+      graph.stale = true;
       uint32_t source = side == 0 ? g : pairs.of[1][g];
       if (source != kNoGraph)
         sourceGraphs.push_back(source);
@@ -390,7 +390,7 @@ DiffResult Differ::run(std::optional<std::pair<uint32_t, uint32_t>> entry) {
       changed[1][pairs.of[0][s]] = 1;
     }
     refreshKeys();
-    return refingerprint(changed);
+    return markStale(changed);
   };
   if (!entry)
     paired(pairByContent(graphs[0], graphs[1], pairs));
@@ -407,6 +407,9 @@ DiffResult Differ::run(std::optional<std::pair<uint32_t, uint32_t>> entry) {
     std::vector<uint32_t> fresh;
     for (uint32_t s : round) {
       uint32_t t = pairs.of[0][s];
+      for (auto [side, g] : {std::pair<int, uint32_t>{0, s}, {1, t}})
+        if (graphs[side].graphs[g].stale)
+          computeFingerprints(graphs[side].graphs[g], labels[side]);
       Matching matching = matchGraphs(graphs[0].graphs[s], graphs[1].graphs[t]);
       compared[s] = compare(s, t, matching);
       if (entry)

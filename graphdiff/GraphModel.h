@@ -135,6 +135,10 @@ struct FunctionGraph {
   /// Whether an op of the file names this graph's symbol (a composite, a
   /// callee), as opposed to an entry point nothing in the file calls.
   bool referenced = false;
+  /// Its labels may have changed since its fingerprints were computed (a
+  /// function it names was paired): computed again before it is matched,
+  /// once however many pairings came in between.
+  bool stale = true;
 
   bool hasRoot() const { return rootOp != bytecode::kNoIndex; }
   size_t numVertices() const { return boost::num_vertices(graph); }

@@ -68,7 +68,14 @@ public:
   /// Whether op's label leaves out a weight's bytes (holdsWeight, and the
   /// weights are not digested).
   bool hidesWeight(uint32_t op) {
-    return weights == WeightsMode::Ignore && holdsWeight(op);
+    if (weights != WeightsMode::Ignore)
+      return false;
+    // Asked for every vertex whenever fingerprints are computed again.
+    if (hiddenWeight.empty())
+      hiddenWeight.assign(file.operations().size(), -1);
+    if (hiddenWeight[op] < 0)
+      hiddenWeight[op] = holdsWeight(op);
+    return hiddenWeight[op];
   }
 
   /// Symbols named by op's attributes and properties, in order.
@@ -147,6 +154,7 @@ private:
   Hashed memoise(uint64_t key, Hashed hashed);
   llvm::DenseMap<uint64_t, uint64_t> blobDigests;
   std::vector<uint64_t> nameHashes;
+  std::vector<int8_t> hiddenWeight;     ///< per op: -1 not known yet
   std::vector<uint32_t> blockPositions; ///< per block, filled on demand
   llvm::BitVector noSymbols, symbolsKnown;
 };
