@@ -23,6 +23,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <grp.h>
 #include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -242,6 +243,29 @@ std::string octalMode(mode_t mode) {
 llvm::Error checkFolderTrusted(const std::string &folder,
                                const std::string &name);
 
+/// Whether group `gid` is user `owner`'s alone: no member listed but the
+/// owner, and no other account's primary group (a user private group, as
+/// Debian, Ubuntu and Fedora make for every account).
+bool isPrivateGroup(gid_t gid, uid_t owner) {
+  const struct passwd *account = ::getpwuid(owner);
+  if (!account)
+    return false;
+  std::string ownerName = account->pw_name ? account->pw_name : "";
+  const struct group *group = ::getgrgid(gid);
+  if (!group)
+    return false;
+  for (char **member = group->gr_mem; member && *member; ++member)
+    if (ownerName != *member)
+      return false;
+  bool alone = true;
+  ::setpwent();
+  while (const struct passwd *other = ::getpwent())
+    if (other->pw_gid == gid && other->pw_uid != owner)
+      alone = false;
+  ::endpwent();
+  return alone;
+}
+
 /// Refuses a config someone other than its reader (or root) could have
 /// written: it decides what the audit reports.
 llvm::Error checkTrusted(int fd, const std::string &file) {
@@ -256,13 +280,16 @@ llvm::Error checkTrusted(int fd, const std::string &file) {
                               "the audit reports (--no-config audits "
                               "without it)",
                               name, st.st_uid, me));
-  if (st.st_mode & (S_IWGRP | S_IWOTH))
-    return fail(llvm::formatv("{0}: refused: writable by {1} (mode {2}), "
-                              "and a config decides what the audit reports "
-                              "(chmod go-w it, or --no-config)",
-                              name,
-                              st.st_mode & S_IWOTH ? "anyone" : "its group",
-                              octalMode(st.st_mode)));
+  // Group-writable is what a clone under umask 002 makes: harmless when the
+  // group is its owner's own private group.
+  bool groupIsOwners = isPrivateGroup(st.st_gid, st.st_uid);
+  if ((st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && !groupIsOwners))
+    return fail(llvm::formatv(
+        "{0}: refused: writable by {1} (mode {2}), and a config decides what "
+        "the audit reports (chmod {3} {0}, or --no-config)",
+        name,
+        st.st_mode & S_IWOTH ? "anyone" : "its group, which has other members",
+        octalMode(st.st_mode), st.st_mode & S_IWOTH ? "o-w" : "g-w"));
   // Who may replace it: anyone who may write the folder that holds it
   // (the file's real folder where the system can say: a named config may
   // be a symlink), unless the folder is sticky.

@@ -18,6 +18,9 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <CLI/CLI.hpp>
@@ -46,6 +49,7 @@ struct AuditCommandOptions {
   bool forceIRImport = false;
   bool noConfig = false;
   bool verbose = false;
+  bool allowEmpty = false;
   std::string shard, config, baseline, runId, sarifRoot = ".";
   std::vector<std::string> merge, severity;
 };
@@ -56,6 +60,34 @@ void listRules(llvm::raw_ostream &os) {
        << audit::severityName(rule->severity) << ")  " << rule->summary
        << "\n        " << audit::evidenceName(rule->evidence) << ": "
        << rule->source << "\n";
+}
+
+/// The files the index deletes (`git diff --cached --diff-filter=D`),
+/// relative to the working directory; none outside a git repository or
+/// without git.
+std::vector<std::string> stagedDeletions() {
+  llvm::ErrorOr<std::string> git = llvm::sys::findProgramByName("git");
+  if (!git)
+    return {};
+  llvm::SmallString<128> listing;
+  if (llvm::sys::fs::createTemporaryFile("aimodel-deleted", "txt", listing))
+    return {};
+  llvm::FileRemover remove(listing);
+  llvm::StringRef args[] = {*git,           "diff",          "--cached",
+                            "--name-only", "--diff-filter=D", "--relative",
+                            "-z"};
+  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""),
+                                                llvm::StringRef(listing),
+                                                llvm::StringRef("")};
+  if (llvm::sys::ExecuteAndWait(*git, args, std::nullopt, redirects) != 0)
+    return {};
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
+      llvm::MemoryBuffer::getFile(listing);
+  if (!text)
+    return {};
+  llvm::SmallVector<llvm::StringRef, 8> names;
+  (*text)->getBuffer().split(names, '\0', -1, /*KeepEmpty=*/false);
+  return std::vector<std::string>(names.begin(), names.end());
 }
 
 int auditError(const llvm::Twine &message) {
@@ -186,7 +218,9 @@ int runAudit(const AuditCommandOptions &options) {
                         "how, is in the shards' run records");
     return runMerge(options);
   }
-  if (options.paths.empty())
+  // The hook runs on every commit (always_run), with no file when none
+  // of a bundle is staged: only its staged deletions then.
+  if (options.paths.empty() && !options.preCommit)
     return auditError("no PATH given");
 
   // Everything that can be wrong with the request is refused before a
@@ -233,14 +267,29 @@ int runAudit(const AuditCommandOptions &options) {
 
   std::vector<std::string> roots = options.paths;
   if (options.preCommit) {
+    // pre-commit never passes a deleted file: a commit deleting a member
+    // would pass unseen. The staged deletions come from git itself.
+    std::vector<std::string> files = options.paths;
+    for (std::string &deleted : stagedDeletions())
+      files.push_back(std::move(deleted));
     std::vector<std::string> ignored;
-    roots = bundle::bundlesForFiles(options.paths, ignored);
+    roots = bundle::bundlesForFiles(files, ignored);
     if (roots.empty())
       return ExitClean; // no staged file belongs to a bundle
   }
   llvm::Expected<bundle::WalkResult> walked = bundle::findBundles(roots);
   if (!walked)
     return auditError(llvm::toString(walked.takeError()));
+  // A gate over a mistyped or moved folder would pass forever.
+  if (walked->bundles.empty() && walked->errors.empty() &&
+      !options.preCommit && !options.allowEmpty) {
+    std::string paths;
+    for (const std::string &path : options.paths)
+      paths += (paths.empty() ? "" : ", ") + support::printablePath(path);
+    return auditError("no bundles under " + paths +
+                      " (a mistyped or moved folder? --allow-empty audits a "
+                      "tree that holds none)");
+  }
   // Provenance links compiled bundles to sources anywhere in the run,
   // whichever shard audits them.
   std::vector<bundle::FoundBundle> everyBundle;
@@ -420,6 +469,9 @@ CommandRunner aimodel::cli::addAuditCommand(CLI::App &app) {
   cmd->add_flag("--pre-commit", options->preCommit,
                 "PATHs are files (as pre-commit passes them): audit each "
                 "enclosing bundle whole, one line per failing bundle");
+  cmd->add_flag("--allow-empty", options->allowEmpty,
+                "PATHs holding no bundle at all are a clean audit, not an "
+                "error (exit 2 without it)");
   cmd->add_flag("-q,--quiet", options->quiet, "No progress line");
   cmd->add_flag("-v,--verbose", options->verbose,
                 "Text: one line per compiled bundle linked to its source");
