@@ -120,8 +120,10 @@ void aimodel::audit::writeHtmlReport(llvm::raw_ostream &os,
         n[static_cast<int>(Severity::Info)], legacy, compiled})
     os << "<td class=\"n\">" << value << "</td>";
   os << "</tr></tbody>\n</table>\n";
-  if (report.run.configFile)
-    os << "<p>" << support::htmlEscape(configSentence(report.run)) << "</p>\n";
+  for (const std::string &sentence :
+       {configSentence(report.run), baselineSentence(report.run)})
+    if (!sentence.empty())
+      os << "<p>" << support::htmlEscape(sentence) << "</p>\n";
 
   // A bar per rule, scaled to the rule with the most findings.
   unsigned most = 1;

@@ -29,8 +29,10 @@ void aimodel::audit::writeMarkdownReport(llvm::raw_ostream &os,
   PeopleSummary summary = summarise(report, options);
   os << "### aimodel audit: " << (summary.fails ? "❌ " : "✅ ")
      << summary.verdict << "\n\n";
-  if (report.run.configFile)
-    os << support::markdownEscape(configSentence(report.run)) << "\n\n";
+  for (const std::string &sentence :
+       {configSentence(report.run), baselineSentence(report.run)})
+    if (!sentence.empty())
+      os << support::markdownEscape(sentence) << "\n\n";
   if (summary.rules.empty()) {
     os << "No findings.\n";
     return;

@@ -72,6 +72,14 @@ std::string aimodel::audit::configSentence(const RunRecord &run) {
   return text + ".";
 }
 
+std::string aimodel::audit::baselineSentence(const RunRecord &run) {
+  if (!run.baselineFile)
+    return "";
+  return plural(run.suppressedByBaseline, "known finding") +
+         " not reported (baseline " +
+         support::printablePath(*run.baselineFile) + ").";
+}
+
 bool aimodel::audit::stripRepairs(const BundleReport &bundle) {
   if (bundle.kind != bundle::BundleKind::Asset)
     return false;

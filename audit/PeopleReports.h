@@ -42,6 +42,10 @@ std::string plural(size_t n, llvm::StringRef word);
 /// coreai-build-0." Empty without a config.
 std::string configSentence(const RunRecord &run);
 
+/// "51 known findings not reported (baseline old.json)." Empty without a
+/// baseline. Printable; the caller escapes it.
+std::string baselineSentence(const RunRecord &run);
+
 /// Strip repairs a portable asset's debug locations and payload (AIM002,
 /// AIM007, AIM012) when nothing else stops it (an asset it would refuse:
 /// a hash, member, metadata or IR problem).

@@ -120,6 +120,8 @@ void aimodel::audit::writeTextReport(llvm::raw_ostream &os,
       plural(n[static_cast<int>(Severity::Warning)], "warning"),
       llvm::formatv("{0} info", n[static_cast<int>(Severity::Info)]).str(),
       links);
+  if (std::string hidden = baselineSentence(report.run); !hidden.empty())
+    os << hidden << "\n";
 }
 
 /// Sets `key` to a path, written exactly when it is valid UTF-8 (JSON

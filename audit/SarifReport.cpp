@@ -189,8 +189,12 @@ void aimodel::audit::writeSarifReport(llvm::raw_ostream &os,
 
   json results = json::array();
   for (const BundleReport &bundle : report.bundles)
-    for (const Finding &f : bundle.findings)
+    for (const Finding &f : bundle.findings) {
       results.push_back(result(f, bundle, locator));
+      // Against a baseline, what is reported is what it did not hold.
+      if (report.run.baselineFile)
+        results.back()["baselineState"] = "new";
+    }
 
   std::string version = support::printablePath(toolVersion);
   json driver = {{"name", "aimodel"},

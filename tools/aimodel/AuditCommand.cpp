@@ -73,12 +73,11 @@ std::vector<std::string> stagedDeletions() {
   if (llvm::sys::fs::createTemporaryFile("aimodel-deleted", "txt", listing))
     return {};
   llvm::FileRemover remove(listing);
-  llvm::StringRef args[] = {*git,           "diff",          "--cached",
-                            "--name-only", "--diff-filter=D", "--relative",
-                            "-z"};
-  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""),
-                                                llvm::StringRef(listing),
-                                                llvm::StringRef("")};
+  llvm::StringRef args[] = {
+      *git,         "diff", "--cached", "--name-only", "--diff-filter=D",
+      "--relative", "-z"};
+  std::optional<llvm::StringRef> redirects[] = {
+      llvm::StringRef(""), llvm::StringRef(listing), llvm::StringRef("")};
   if (llvm::sys::ExecuteAndWait(*git, args, std::nullopt, redirects) != 0)
     return {};
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
@@ -281,8 +280,8 @@ int runAudit(const AuditCommandOptions &options) {
   if (!walked)
     return auditError(llvm::toString(walked.takeError()));
   // A gate over a mistyped or moved folder would pass forever.
-  if (walked->bundles.empty() && walked->errors.empty() &&
-      !options.preCommit && !options.allowEmpty) {
+  if (walked->bundles.empty() && walked->errors.empty() && !options.preCommit &&
+      !options.allowEmpty) {
     std::string paths;
     for (const std::string &path : options.paths)
       paths += (paths.empty() ? "" : ", ") + support::printablePath(path);
