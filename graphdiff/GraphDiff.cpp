@@ -626,9 +626,37 @@ graphdiff::diffModels(llvm::ArrayRef<ModelFile> files,
                             ", the one graph with it but for its uniquifier");
     }
   }
-  if (!hit[0] && !hit[1])
+  if (!hit[0] && !hit[1]) {
+    // The names there are, so a typo is one look away (a few at most).
+    constexpr size_t kMostNames = 12;
+    std::string names[2];
+    for (int side = 0; side < 2; ++side) {
+      size_t listed = 0, total = 0;
+      for (size_t f = 0; f < files.size(); ++f) {
+        if (!(side == 0 ? files[f].golden : files[f].candidate))
+          continue;
+        const FileGraphs &graphs =
+            differs[f] ? differs[f]->graphsOf(side) : *alone[f];
+        for (const FunctionGraph &graph : graphs.graphs) {
+          if (graph.synthetic)
+            continue;
+          if (listed++ < kMostNames)
+            names[side] += (names[side].empty() ? "" : ", ") +
+                           (files.size() > 1 ? files[f].name + ":" : "") +
+                           graph.path;
+          ++total;
+        }
+      }
+      if (total > kMostNames)
+        names[side] += " and " + std::to_string(total - kMostNames) + " more";
+      if (names[side].empty())
+        names[side] = "none";
+    }
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "no graph named " + entry);
+                                   "no graph named " + entry + " (golden has " +
+                                       names[0] + "; new has " + names[1] +
+                                       ")");
+  }
   size_t fileA = hit[0] ? hit[0]->file : hit[1]->file;
   size_t fileB = hit[1] ? hit[1]->file : hit[0]->file;
   if (hit[0] && hit[1]) {

@@ -9,6 +9,8 @@
 #include "tools/aimodel/MLIRCommands.h"
 #include "tools/aimodel/OutputStatus.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <CLI/CLI.hpp>
@@ -17,6 +19,39 @@
 #include <map>
 
 using namespace aimodel::cli;
+
+/// For a parse that failed: the option among those the command line could
+/// mean nearest to a misspelt one (`--versoin` -> `--version`), as a
+/// sentence; empty when no argument looks like a typo.
+static std::string didYouMean(CLI::App &app, int argc, char **argv) {
+  CLI::App *command = &app;
+  for (int i = 1; i < argc && command == &app; ++i)
+    for (CLI::App *sub : app.get_subcommands({}))
+      if (sub->get_name() == argv[i])
+        command = sub;
+  std::vector<std::string> known;
+  for (CLI::App *owner : {&app, command})
+    for (const CLI::Option *option : owner->get_options())
+      for (const std::string &name : option->get_lnames())
+        known.push_back("--" + name);
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg = llvm::StringRef(argv[i]).split('=').first;
+    if (!arg.starts_with("--") || llvm::is_contained(known, arg))
+      continue;
+    std::string best;
+    unsigned bestDistance = 4; // more is not a typo
+    for (const std::string &name : known) {
+      unsigned distance = arg.edit_distance(name, true, bestDistance);
+      if (distance < bestDistance) {
+        bestDistance = distance;
+        best = name;
+      }
+    }
+    if (!best.empty())
+      return "unknown option '" + arg.str() + "': did you mean '" + best + "'?";
+  }
+  return "";
+}
 
 int main(int argc, char **argv) {
   // A reader that went away (`| head`) makes writes fail with EPIPE, which
@@ -41,11 +76,20 @@ int main(int argc, char **argv) {
   // CLI11 would call a misspelt command "an unexpected argument" after
   // saying a subcommand is required; name the mistake instead.
   if (argc > 1 && argv[1][0] != '-' && !runners.count(argv[1])) {
-    std::string known;
-    for (const auto &entry : runners)
+    std::string known, nearest;
+    unsigned nearestDistance = 3; // more is not a typo
+    for (const auto &entry : runners) {
       known += (known.empty() ? "" : ", ") + entry.first;
-    llvm::errs() << "aimodel: error: unknown command '" << argv[1]
-                 << "' (commands: " << known << ")\n";
+      unsigned distance = llvm::StringRef(argv[1]).edit_distance(
+          entry.first, true, nearestDistance);
+      if (distance < nearestDistance) {
+        nearestDistance = distance;
+        nearest = entry.first;
+      }
+    }
+    llvm::errs() << "aimodel: error: unknown command '" << argv[1] << "' ("
+                 << (nearest.empty() ? "" : "did you mean '" + nearest + "'? ")
+                 << "commands: " << known << ")\n";
     return ExitInputError;
   }
 
@@ -55,6 +99,9 @@ int main(int argc, char **argv) {
     // --help and --version are "errors" to CLI11 that exit 0; every real
     // parse error is a usage error: exit 2, whatever CLI11's own code is.
     int code = app.exit(e);
+    if (code != 0)
+      if (std::string hint = didYouMean(app, argc, argv); !hint.empty())
+        llvm::errs() << "aimodel: " << hint << "\n";
     return code == 0 ? ExitClean : ExitInputError;
   }
   int code = ExitInputError;
