@@ -50,6 +50,7 @@ struct AuditCommandOptions {
   bool noConfig = false;
   bool verbose = false;
   bool allowEmpty = false;
+  bool mergeReports = false; ///< --merge: the paths are shard reports
   std::string shard, config, baseline, runId, sarifRoot = ".";
   std::vector<std::string> merge, severity;
 };
@@ -205,13 +206,16 @@ parseSeverityOverrides(const std::vector<std::string> &given) {
   return out;
 }
 
-int runAudit(const AuditCommandOptions &options) {
-  if (!options.merge.empty()) {
+int runAudit(AuditCommandOptions options) {
+  if (options.mergeReports) {
+    options.merge = std::move(options.paths);
+    options.paths.clear();
+    if (options.merge.empty())
+      return auditError("--merge needs the shards' JSON reports");
     // The shards decided these; given again they would be ignored.
-    if (!options.paths.empty() || !options.shard.empty() ||
-        options.metadataOnly || !options.baseline.empty() ||
-        !options.severity.empty() || !options.config.empty() ||
-        options.preCommit || options.forceIRImport)
+    if (!options.shard.empty() || options.metadataOnly ||
+        !options.baseline.empty() || !options.severity.empty() ||
+        !options.config.empty() || options.preCommit || options.forceIRImport)
       return auditError("--merge takes only shard reports, --format, "
                         "--fail-on and --sarif-root: what was audited, and "
                         "how, is in the shards' run records");
@@ -434,11 +438,11 @@ CommandRunner aimodel::cli::addAuditCommand(CLI::App &app) {
                   "K/N: audit only the K-th of N deterministic slices of the "
                   "bundles found (join the JSON reports with --merge)")
       ->check(NonEmpty);
-  cmd->add_option("--merge", options->merge,
-                  "Join the JSON reports of shards into the whole run's "
-                  "report, instead of auditing")
-      ->expected(1, -1)
-      ->check(NonEmpty);
+  // A flag, its reports the operands: an option after it (`--merge
+  // --format sarif a.json b.json`) is never taken for a report.
+  cmd->add_flag("--merge", options->mergeReports,
+                "The operands are the JSON reports of shards: join them into "
+                "the whole run's report, instead of auditing");
   CLI::Option *configOption =
       cmd->add_option("--config", options->config,
                       "Config file (default: the nearest .aimodel.json from "
@@ -482,7 +486,7 @@ CommandRunner aimodel::cli::addAuditCommand(CLI::App &app) {
 
   return [options]() -> int {
     if (options->listRules) {
-      if (!options->paths.empty() || !options->merge.empty())
+      if (!options->paths.empty() || options->mergeReports)
         return auditError("--list-rules takes no PATH and no other work");
       listRules(llvm::outs());
       return ExitClean;
