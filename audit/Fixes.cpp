@@ -17,6 +17,15 @@ bool aimodel::audit::isCurrentProducer(llvm::StringRef producer) {
   return version.consume_front("coreai-core ") && version != "1.0.0b1";
 }
 
+/// `text` as one shell word: single-quoted, a quote as '\''; bytes that do
+/// not print shown escaped (the command names the path a reader sees).
+static std::string shellWord(llvm::StringRef text) {
+  std::string out = "'";
+  for (char c : support::printablePath(text))
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 std::string aimodel::audit::fixFor(const Finding &finding,
                                    const BundleReport &bundle) {
   const Rule &rule = *finding.rule;
@@ -27,6 +36,30 @@ std::string aimodel::audit::fixFor(const Finding &finding,
       llvm::StringRef(finding.message).ends_with(support::kGitLfsFetchHint))
     return "Fetch the file with `git lfs pull`: the repository holds a "
            "pointer to it, not the file.";
+  if (&rule == &rules::HashMismatch &&
+      (bundle.kind == bundle::BundleKind::Asset || compiled)) {
+    // Commands to paste, with the bundle's own path.
+    std::string ir = "main.mlirb";
+    if (compiled) {
+      llvm::StringRef stem = llvm::StringRef(bundle.path).rsplit('/').second;
+      if (stem.empty())
+        stem = bundle.path;
+      stem.consume_back(".aimodelc");
+      ir = "main-" + stem.rsplit('.').second.str() + ".mlirb";
+    }
+    std::string path = shellWord(bundle.path);
+    std::string fix = "If the mlirb is right, rewrite the hash: `openssl dgst "
+                      "-sha256 -binary " +
+                      shellWord(bundle.path + "/" + ir) + " > " +
+                      shellWord(bundle.path + "/main.hash") + "`";
+    if (!compiled)
+      fix += ", or make a fixed copy: `aimodel strip --rehash " + path +
+             " -o " +
+             shellWord(llvm::StringRef(bundle.path).drop_back(8).str() +
+                       "-rehashed.aimodel") +
+             "`";
+    return fix + "; else re-save the asset.";
+  }
   if (&rule == &rules::DebugPayload && compiled)
     return "Compiled bundles cannot be stripped: recompile from a source "
            ".aimodel without debug payload (a copy made with `aimodel strip`, "

@@ -1,4 +1,5 @@
 #include "audit/ReportFormats.h"
+#include "audit/Fixes.h"
 
 #include "support/PathText.h"
 #include "testing/TestFiles.h"
@@ -224,7 +225,8 @@ TEST(Sarif, IrCountsAndExamplesAreProperties) {
   const json &res = results(log);
   // Every result carries its fix; IR counts and examples only where known.
   EXPECT_EQ(res[0]["properties"],
-            json({{"fix", sampleReport().bundles[0].findings[0].rule->help}}));
+            json({{"fix", fixFor(sampleReport().bundles[0].findings[0],
+                                 sampleReport().bundles[0])}}));
   const json &props = res[4]["properties"];
   // The compiled bundle's AIM007: a fix it can follow (no strip).
   EXPECT_NE(props["fix"].get<std::string>().find("recompile"),
