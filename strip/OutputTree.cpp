@@ -597,7 +597,13 @@ llvm::Expected<uint64_t> aimodel::strip::copyFile(int sourceDirFd,
       support::openRegularFile(sourceDirFd, name, support::Symlinks::Refuse);
   if (!source)
     return unusableInput(inShown, source.takeError());
-  llvm::Expected<mode_t> mode = permissionsOf(source->fd.get());
+  return copyOpenFile(*source, name, targetDirFd, inShown, outShown);
+}
+
+llvm::Expected<uint64_t> aimodel::strip::copyOpenFile(
+    const support::RegularFile &source, llvm::StringRef name, int targetDirFd,
+    const std::string &inShown, const std::string &outShown) {
+  llvm::Expected<mode_t> mode = permissionsOf(source.fd.get());
   if (!mode)
     return unusableInput(inShown, mode.takeError());
   auto [folder, base] = llvm::StringRef(name).rsplit('/');
@@ -610,10 +616,10 @@ llvm::Expected<uint64_t> aimodel::strip::copyFile(int sourceDirFd,
   llvm::Expected<UniqueFd> out = createFile(target->get(), base, *mode);
   if (!out)
     return fileError(outShown, out.takeError());
-  uint64_t size = source->size();
+  uint64_t size = source.size();
   support::IOSide side = support::IOSide::Read;
   if (llvm::Error err =
-          support::copyRange(source->fd.get(), 0, size, out->get(), &side))
+          support::copyRange(source.fd.get(), 0, size, out->get(), &side))
     return side == support::IOSide::Read
                ? unusableInput(inShown, std::move(err))
                : fileError(outShown, std::move(err));
@@ -624,10 +630,10 @@ llvm::Expected<uint64_t> aimodel::strip::copyFile(int sourceDirFd,
     return fileError(outShown,
                      failure(EIO, "the copy holds " + llvm::Twine(st.st_size) +
                                       " bytes, not " + llvm::Twine(size)));
-  llvm::Expected<support::FileState> after = support::stateOf(source->fd.get());
+  llvm::Expected<support::FileState> after = support::stateOf(source.fd.get());
   if (!after)
     return fileError(inShown, after.takeError());
-  if (*after != source->state)
+  if (*after != source.state)
     return fileError(inShown, failure(EAGAIN, "changed while it was copied"));
   return size;
 }

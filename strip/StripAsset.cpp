@@ -30,6 +30,17 @@ llvm::Expected<UniqueFd> aimodel::strip::openBelow(int rootFd,
                                 Symlinks::Refuse);
 }
 
+llvm::Error
+aimodel::strip::takeUnusableReason(llvm::Error error, const std::string &path,
+                                   std::optional<std::string> &reason) {
+  return llvm::handleErrors(std::move(error), [&](const UnusableInput &e) {
+    // "<path>: <reason>" would say the path twice in "skipped <path>: ...".
+    llvm::StringRef text(e.message);
+    text.consume_front(printablePath(path) + ": ");
+    reason = text.str();
+  });
+}
+
 llvm::Expected<AssetScan> aimodel::strip::scanAsset(int assetFd,
                                                     llvm::StringRef kindName,
                                                     const std::string &path) {
@@ -83,21 +94,12 @@ llvm::Expected<AssetScan> aimodel::strip::scanAsset(int assetFd,
     return scan;
   }
   scan.hashState = file->state;
-  std::string bytes(std::min<uint64_t>(file->size(), 4096), '\0');
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::pread(file->fd.get(), bytes.data() + done,
-                        bytes.size() - done, off_t(done));
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0) {
-      scan.skip = layout.hash + ": cannot be read: " +
-                  support::errnoReason(n < 0 ? errno : EIO);
-      return scan;
-    }
-    done += size_t(n);
+  llvm::Expected<std::string> bytes = support::readPrefix(*file, 4096);
+  if (!bytes) {
+    scan.skip = layout.hash + ": " + llvm::toString(bytes.takeError());
+    return scan;
   }
-  scan.hash = std::move(bytes);
+  scan.hash = std::move(*bytes);
   return scan;
 }
 

@@ -32,6 +32,11 @@ std::pair<llvm::StringRef, llvm::StringRef> splitRel(llvm::StringRef rel);
 /// The folder `rel` below `rootFd` ("" for itself), never following a link.
 llvm::Expected<support::UniqueFd> openBelow(int rootFd, llvm::StringRef rel);
 
+/// Puts the reason of an UnusableInput error about `path` (its message
+/// without the leading "<path>: ") in `reason`; returns any other error.
+llvm::Error takeUnusableReason(llvm::Error error, const std::string &path,
+                               std::optional<std::string> &reason);
+
 /// What an asset is made of, read before anything is written.
 struct AssetScan {
   std::optional<std::string> skip;     ///< why it cannot be stripped whole

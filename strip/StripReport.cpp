@@ -27,6 +27,7 @@ std::string plural(uint64_t n, llvm::StringRef word,
 
 struct Totals {
   uint64_t stripped = 0, skippedAssets = 0, verified = 0, rehashed = 0;
+  uint64_t looseStripped = 0; ///< IR files of a tree outside any asset
   uint64_t bytesBefore = 0, bytesAfter = 0, ops = 0, blockArguments = 0;
   uint64_t stringsKept = 0;
 };
@@ -38,8 +39,13 @@ Totals totalsOf(const StripReport &report) {
       ++t.skippedAssets;
       continue;
     }
-    ++t.stripped;
-    t.verified += a.result.verified;
+    // A tree's loose IR files are counted apart: they are not assets.
+    if (report.mode == StripReport::Mode::Tree && a.kind == "file") {
+      ++t.looseStripped;
+    } else {
+      ++t.stripped;
+      t.verified += a.result.verified;
+    }
     t.bytesBefore += a.result.bytesBefore;
     t.bytesAfter += a.result.bytesAfter;
     t.ops += a.result.opLocations;
@@ -153,6 +159,9 @@ void aimodel::strip::writeStripText(llvm::raw_ostream &os,
   llvm::StringRef unit = report.mode == Mode::File ? "file" : "asset";
   if (report.dryRun) {
     os << "dry run: " << plural(t.stripped, unit) << " to strip";
+    if (t.looseStripped)
+      os << ", " << plural(t.looseStripped, "IR file") << " outside assets "
+         << "to strip";
     if (t.skippedAssets)
       os << ", " << plural(t.skippedAssets, unit) << " to skip";
     if (report.mode == Mode::Tree)
@@ -161,7 +170,7 @@ void aimodel::strip::writeStripText(llvm::raw_ostream &os,
       os << ", "
          << plural(report.skipped.size(), "other entry", "other entries")
          << " to skip";
-    if (t.stripped)
+    if (t.stripped + t.looseStripped)
       os << "; " << t.bytesBefore << " -> " << t.bytesAfter << " bytes";
     if (t.stringsKept)
       os << "; " << plural(t.stringsKept, "string") << " of debug payload "
@@ -170,6 +179,9 @@ void aimodel::strip::writeStripText(llvm::raw_ostream &os,
     return;
   }
   os << plural(t.stripped, unit) << " stripped and verified";
+  if (t.looseStripped)
+    os << ", " << plural(t.looseStripped, "IR file") << " outside assets "
+       << "stripped and verified";
   if (t.skippedAssets)
     os << ", " << plural(t.skippedAssets, unit) << " skipped";
   if (report.mode == Mode::Tree)
@@ -177,7 +189,7 @@ void aimodel::strip::writeStripText(llvm::raw_ostream &os,
   if (!report.skipped.empty())
     os << ", " << plural(report.skipped.size(), "other entry", "other entries")
        << " skipped";
-  if (t.stripped)
+  if (t.stripped + t.looseStripped)
     os << "; " << t.bytesBefore << " -> " << t.bytesAfter << " bytes";
   if (t.stringsKept)
     os << "; " << plural(t.stringsKept, "string") << " of debug payload kept";
@@ -261,8 +273,9 @@ nlohmann::ordered_json aimodel::strip::toJson(const StripReport &report,
   doc["skipped"] = std::move(skipped);
 
   Totals t = totalsOf(report);
-  doc["summary"] = {{"assets", report.assets.size()},
+  doc["summary"] = {{"assets", report.assets.size() - t.looseStripped},
                     {"stripped", t.stripped},
+                    {"ir_files_stripped", t.looseStripped},
                     {"verified", t.verified},
                     {"skipped_assets", t.skippedAssets},
                     {"files_copied", report.copied.size()},
