@@ -45,6 +45,8 @@ struct AssetScan {
   /// main.hash as read (its first 4 KiB), and its state; none if missing.
   std::optional<std::string> hash;
   support::FileState hashState;
+  /// metadata.json's state when the audit's reader accepted it.
+  support::FileState metadataState;
 };
 
 /// Why `hash` (main.hash as read) is not `digest` (the mlirb's SHA-256),
@@ -54,9 +56,11 @@ std::optional<std::string> hashProblem(const std::optional<std::string> &hash,
                                        llvm::StringRef irName);
 
 /// Lists the asset `assetFd` (named `kindName`, reported as `path`) to the
-/// bottom. Skipped: it holds a symlink, FIFO or device; its mlirb is missing
-/// or not a regular file; its main.hash is not a regular file. Error: a
-/// folder in it cannot be read.
+/// bottom. Skipped: it holds a symlink, FIFO or device; its mlirb or
+/// metadata.json is missing or not a regular file; metadata.json is one the
+/// audit refuses (AIM005: not JSON, over the size cap, ...); its main.hash
+/// is not a regular file. Error: a folder in it cannot be read; an
+/// UnusableInput one: metadata.json cannot be opened or read.
 llvm::Expected<AssetScan> scanAsset(int assetFd, llvm::StringRef kindName,
                                     const std::string &path);
 

@@ -62,6 +62,9 @@ struct AssetOutcome {
   uint64_t membersCopied = 0; ///< other files of the asset, byte for byte
   /// Under --rehash, what was wrong with the old main.hash.
   std::optional<std::string> rehashed;
+  /// Skipped only because its main.hash does not verify: --rehash would
+  /// strip it.
+  bool needsRehash = false;
 };
 
 /// A file outside any asset, copied byte for byte (bytecode among them
