@@ -69,19 +69,28 @@ int statRoot(const std::string &root, struct stat &st) {
              : errno;
 }
 
-/// True when `file` opened as a regular file that starts with the MLIR
-/// bytecode magic: audited as one IR file, whatever its name.
-bool isBytecodeFile(llvm::Expected<aimodel::support::RegularFile> file) {
-  if (!file) {
-    llvm::consumeError(file.takeError());
-    return false;
-  }
+/// Whether `file`, opened as a regular file, starts with the MLIR bytecode
+/// magic: then it is audited as one IR file, whatever its name. An error
+/// when it could not be opened or read.
+llvm::Expected<bool>
+startsAsBytecode(llvm::Expected<aimodel::support::RegularFile> file) {
+  if (!file)
+    return file.takeError();
   llvm::Expected<std::string> head = aimodel::support::readPrefix(*file, 4);
-  if (!head) {
-    llvm::consumeError(head.takeError());
+  if (!head)
+    return head.takeError();
+  return aimodel::bytecode::looksLikeBytecode(*head);
+}
+
+/// A file met by the walk: one that cannot be read is no IR file to audit
+/// (it belongs to no asset, whose members are checked on their own).
+bool isBytecodeFile(llvm::Expected<aimodel::support::RegularFile> file) {
+  llvm::Expected<bool> bytecode = startsAsBytecode(std::move(file));
+  if (!bytecode) {
+    llvm::consumeError(bytecode.takeError());
     return false;
   }
-  return aimodel::bytecode::looksLikeBytecode(*head);
+  return *bytecode;
 }
 
 /// Walks one root folder, already open and listed.
@@ -150,13 +159,23 @@ aimodel::bundle::findBundles(const std::vector<std::string> &roots) {
     Identity id(st.st_dev, st.st_ino);
     std::string kindName = namedPathKindName(root);
     std::optional<BundleKind> kind = assetKindFromName(kindName);
-    if (!kind && S_ISREG(st.st_mode) &&
-        isBytecodeFile(aimodel::support::openRegularFile(
-            root, aimodel::support::Symlinks::Follow))) {
-      FoundBundle file{root, BundleKind::IRFile, DirEntry::Type::File};
-      file.named = true;
-      found.push_back({std::move(file), id, false});
-      continue;
+    if (!kind && S_ISREG(st.st_mode)) {
+      // A file named as a PATH that cannot be read is an input error.
+      llvm::Expected<bool> bytecode =
+          startsAsBytecode(aimodel::support::openRegularFile(
+              root, aimodel::support::Symlinks::Follow));
+      if (!bytecode) {
+        std::error_code code = llvm::errorToErrorCode(bytecode.takeError());
+        return llvm::createStringError(
+            code, "%s: %s", printablePath(given).c_str(),
+            support::errnoReason(code.value()).c_str());
+      }
+      if (*bytecode) {
+        FoundBundle file{root, BundleKind::IRFile, DirEntry::Type::File};
+        file.named = true;
+        found.push_back({std::move(file), id, false});
+        continue;
+      }
     }
     if (!S_ISDIR(st.st_mode) || kind) {
       if (!kind)
