@@ -27,6 +27,14 @@ std::string aimodel::audit::fixFor(const Finding &finding,
       llvm::StringRef(finding.message).ends_with(support::kGitLfsFetchHint))
     return "Fetch the file with `git lfs pull`: the repository holds a "
            "pointer to it, not the file.";
+  // IR outside any asset has no asset to strip: the file is stripped alone
+  // (or as part of its tree).
+  if (bundle.kind == bundle::BundleKind::IRFile &&
+      (&rule == &rules::LegacyDebugLocation || &rule == &rules::DebugPayload ||
+       &rule == &rules::UnverifiedLocation))
+    return "An IR file outside any asset: `aimodel strip --file FILE -o OUT` "
+           "writes a copy without debug payload (`aimodel strip` of its tree "
+           "strips it too); or remove it if nothing loads it.";
   if (&rule == &rules::DebugPayload && compiled)
     return "Compiled bundles cannot be stripped: recompile from a source "
            ".aimodel without debug payload (a copy made with `aimodel strip`, "
