@@ -139,6 +139,10 @@ struct AuditOptions {
 BundleReport auditBundle(const bundle::FoundBundle &bundle,
                          const AuditOptions &options = {});
 
+/// For stderr: which rules ran on the IR files `paths` (at least one),
+/// audited alone, and which did not apply.
+std::string irFileRulesNote(const std::vector<std::string> &paths);
+
 /// Audits every bundle in `found`; the report keeps their order.
 AuditReport auditBundles(const std::vector<bundle::FoundBundle> &found,
                          const AuditOptions &options = {});

@@ -720,5 +720,7 @@ void BundleAuditor::checkIR(const bundle::AssetLayout &layout,
 
 BundleReport aimodel::audit::auditBundle(const bundle::FoundBundle &bundle,
                                          const AuditOptions &options) {
+  if (bundle.kind == BundleKind::IRFile)
+    return detail::auditIRFile(bundle, options);
   return BundleAuditor(bundle, options).run();
 }

@@ -17,15 +17,6 @@ bool aimodel::audit::isCurrentProducer(llvm::StringRef producer) {
   return version.consume_front("coreai-core ") && version != "1.0.0b1";
 }
 
-/// `text` as one shell word: single-quoted, a quote as '\''; bytes that do
-/// not print shown escaped (the command names the path a reader sees).
-static std::string shellWord(llvm::StringRef text) {
-  std::string out = "'";
-  for (char c : support::printablePath(text))
-    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 std::string aimodel::audit::fixFor(const Finding &finding,
                                    const BundleReport &bundle) {
   const Rule &rule = *finding.rule;
@@ -47,19 +38,28 @@ std::string aimodel::audit::fixFor(const Finding &finding,
       stem.consume_back(".aimodelc");
       ir = "main-" + stem.rsplit('.').second.str() + ".mlirb";
     }
-    std::string path = shellWord(bundle.path);
+    std::string path = support::shellArgument(bundle.path);
     std::string fix = "If the mlirb is right, rewrite the hash: `openssl dgst "
                       "-sha256 -binary " +
-                      shellWord(bundle.path + "/" + ir) + " > " +
-                      shellWord(bundle.path + "/main.hash") + "`";
+                      support::shellArgument(bundle.path + "/" + ir) + " > " +
+                      support::shellArgument(bundle.path + "/main.hash") + "`";
     if (!compiled)
       fix += ", or make a fixed copy: `aimodel strip --rehash " + path +
              " -o " +
-             shellWord(llvm::StringRef(bundle.path).drop_back(8).str() +
-                       "-rehashed.aimodel") +
+             support::shellArgument(
+                 llvm::StringRef(bundle.path).drop_back(8).str() +
+                 "-rehashed.aimodel") +
              "`";
     return fix + "; else re-save the asset.";
   }
+  // IR outside any asset has no asset to strip: the file is stripped alone
+  // (or as part of its tree).
+  if (bundle.kind == bundle::BundleKind::IRFile &&
+      (&rule == &rules::LegacyDebugLocation || &rule == &rules::DebugPayload ||
+       &rule == &rules::UnverifiedLocation))
+    return "An IR file outside any asset: `aimodel strip --file FILE -o OUT` "
+           "writes a copy without debug payload (`aimodel strip` of its tree "
+           "strips it too); or remove it if nothing loads it.";
   if (&rule == &rules::DebugPayload && compiled)
     return "Compiled bundles cannot be stripped: recompile from a source "
            ".aimodel without debug payload (a copy made with `aimodel strip`, "

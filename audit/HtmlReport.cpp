@@ -28,38 +28,14 @@ static std::string htmlText(llvm::StringRef bytes) {
   return support::htmlEscape(support::printableText(bytes));
 }
 
-/// `path` as one argument a shell reads back exactly: single-quoted (a
-/// quote as '\''), or, holding bytes that do not print, in bash's $'...'
-/// with those as \xNN; "./" first when it would read as an option.
-static std::string shellQuote(llvm::StringRef path) {
-  std::string arg = path.starts_with("-") ? "./" + path.str() : path.str();
-  if (support::printableText(arg) == arg) {
-    std::string out = "'";
-    for (char c : arg)
-      out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-  }
-  static const char kHex[] = "0123456789abcdef";
-  std::string out = "$'";
-  for (unsigned char b : arg) {
-    if (b >= 0x20 && b < 0x7f && b != '\'' && b != '\\') {
-      out.push_back(char(b));
-    } else {
-      out += "\\x";
-      out.push_back(kHex[b >> 4]);
-      out.push_back(kHex[b & 15]);
-    }
-  }
-  return out + "'";
-}
-
 /// The command that writes a stripped copy of `in` beside it: X.aimodel to
 /// X.stripped.aimodel, a folder to FOLDER-stripped.
 static std::string stripCommand(llvm::StringRef in) {
   std::string out = in.ends_with(".aimodel")
                         ? (in.drop_back(8) + ".stripped.aimodel").str()
                         : (in + "-stripped").str();
-  return "aimodel strip " + shellQuote(in) + " -o " + shellQuote(out);
+  return "aimodel strip " + support::shellArgument(in) + " -o " +
+         support::shellArgument(out);
 }
 
 static llvm::StringRef folderOf(llvm::StringRef path) {

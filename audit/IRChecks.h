@@ -26,6 +26,11 @@ struct IRFileVerdict {
 IRFileVerdict checkIRFile(support::RegularFile file, const std::string &name,
                           unsigned rules, const AuditOptions &options);
 
+/// Audits one IR file outside any asset (IRFileAudit.cpp): the rules that
+/// read IR alone.
+BundleReport auditIRFile(const bundle::FoundBundle &found,
+                         const AuditOptions &options);
+
 /// Turns the verdicts on an asset's IR files into findings: AIM002, AIM006,
 /// AIM007, AIM012 for a .aimodel; AIM006, AIM007 and the legacy-location
 /// part of AIM008 for a .aimodelc (`compiledSummary` starts AIM008's text).

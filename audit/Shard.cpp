@@ -120,7 +120,7 @@ llvm::Expected<unsigned> addCounts(uint64_t a, uint64_t b,
 std::optional<bundle::BundleKind> kindNamed(llvm::StringRef name) {
   for (bundle::BundleKind kind :
        {bundle::BundleKind::Asset, bundle::BundleKind::CompiledAsset,
-        bundle::BundleKind::BundleDir})
+        bundle::BundleKind::BundleDir, bundle::BundleKind::IRFile})
     if (bundle::bundleKindName(kind) == name)
       return kind;
   return std::nullopt;

@@ -30,6 +30,8 @@ llvm::StringRef aimodel::bundle::bundleKindName(BundleKind kind) {
     return "aimodelc";
   case BundleKind::BundleDir:
     return "bundle-dir";
+  case BundleKind::IRFile:
+    return "ir-file";
   }
   return "unknown";
 }

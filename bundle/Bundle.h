@@ -24,9 +24,10 @@ enum class BundleKind {
   CompiledAsset, ///< X.<arch>.aimodelc: AOT-compiled
   BundleDir,     ///< coreai-models outer folder: metadata.json with
                  ///< metadata_version
+  IRFile,        ///< one MLIR bytecode file (by its magic), outside any asset
 };
 
-/// The name used in reports: "aimodel", "aimodelc", "bundle-dir".
+/// The name used in reports: "aimodel", "aimodelc", "bundle-dir", "ir-file".
 llvm::StringRef bundleKindName(BundleKind kind);
 
 /// The asset kind a directory name announces by its extension, if any.

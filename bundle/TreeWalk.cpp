@@ -2,6 +2,7 @@
 
 #include "bundle/TreeWalk.h"
 #include "bundle/Metadata.h"
+#include "bytecode/BytecodeReader.h"
 #include "support/PathText.h"
 #include "support/SafeFile.h"
 
@@ -68,6 +69,30 @@ int statRoot(const std::string &root, struct stat &st) {
              : errno;
 }
 
+/// Whether `file`, opened as a regular file, starts with the MLIR bytecode
+/// magic: then it is audited as one IR file, whatever its name. An error
+/// when it could not be opened or read.
+llvm::Expected<bool>
+startsAsBytecode(llvm::Expected<aimodel::support::RegularFile> file) {
+  if (!file)
+    return file.takeError();
+  llvm::Expected<std::string> head = aimodel::support::readPrefix(*file, 4);
+  if (!head)
+    return head.takeError();
+  return aimodel::bytecode::looksLikeBytecode(*head);
+}
+
+/// A file met by the walk: one that cannot be read is no IR file to audit
+/// (it belongs to no asset, whose members are checked on their own).
+bool isBytecodeFile(llvm::Expected<aimodel::support::RegularFile> file) {
+  llvm::Expected<bool> bytecode = startsAsBytecode(std::move(file));
+  if (!bytecode) {
+    llvm::consumeError(bytecode.takeError());
+    return false;
+  }
+  return *bytecode;
+}
+
 /// Walks one root folder, already open and listed.
 void walkRoot(const std::string &root, int rootFd,
               const std::vector<DirEntry> &top, std::set<Identity> &entered,
@@ -86,7 +111,18 @@ void walkRoot(const std::string &root, int rootFd,
           found.push_back({std::move(bundle), id, true});
         }
         for (const DirEntry &entry : entries)
-          if (std::optional<BundleKind> kind = assetKindFromName(entry.name))
+          if (entry.type == DirEntry::Type::File &&
+              !assetKindFromName(entry.name) &&
+              isBytecodeFile(aimodel::support::openRegularFile(
+                  fd, entry.name, aimodel::support::Symlinks::Refuse)))
+            // IR outside any asset (a backup, a dump) is audited too, so a
+            // tree is never clean while it ships debug payload.
+            found.push_back(
+                {{joinPath(dir, entry.name), BundleKind::IRFile, entry.type},
+                 {entry.device, entry.inode},
+                 true});
+          else if (std::optional<BundleKind> kind =
+                       assetKindFromName(entry.name))
             // Assets are leaves: their insides are checked by the audit,
             // not searched for more bundles.
             found.push_back({{joinPath(dir, entry.name), *kind, entry.type,
@@ -123,10 +159,29 @@ aimodel::bundle::findBundles(const std::vector<std::string> &roots) {
     Identity id(st.st_dev, st.st_ino);
     std::string kindName = namedPathKindName(root);
     std::optional<BundleKind> kind = assetKindFromName(kindName);
+    if (!kind && S_ISREG(st.st_mode)) {
+      // A file named as a PATH that cannot be read is an input error.
+      llvm::Expected<bool> bytecode =
+          startsAsBytecode(aimodel::support::openRegularFile(
+              root, aimodel::support::Symlinks::Follow));
+      if (!bytecode) {
+        std::error_code code = llvm::errorToErrorCode(bytecode.takeError());
+        return llvm::createStringError(
+            code, "%s: %s", printablePath(given).c_str(),
+            support::errnoReason(code.value()).c_str());
+      }
+      if (*bytecode) {
+        FoundBundle file{root, BundleKind::IRFile, DirEntry::Type::File};
+        file.named = true;
+        found.push_back({std::move(file), id, false});
+        continue;
+      }
+    }
     if (!S_ISDIR(st.st_mode) || kind) {
       if (!kind)
         return llvm::createStringError(
-            "%s: is a file; expected a bundle or a folder to search",
+            "%s: is a file; expected a bundle, a folder to search or an MLIR "
+            "bytecode file",
             printablePath(given).c_str());
       FoundBundle bundle{root, *kind,
                          S_ISDIR(st.st_mode) ? DirEntry::Type::Directory

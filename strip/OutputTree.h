@@ -153,6 +153,12 @@ llvm::Expected<uint64_t> copyFile(int sourceDirFd, llvm::StringRef name,
                                   int targetDirFd, const std::string &inShown,
                                   const std::string &outShown);
 
+/// As copyFile, from the already open regular file `source`.
+llvm::Expected<uint64_t> copyOpenFile(const support::RegularFile &source,
+                                      llvm::StringRef name, int targetDirFd,
+                                      const std::string &inShown,
+                                      const std::string &outShown);
+
 /// An input that cannot be used (unreadable, undecodable): a tree skips
 /// the asset holding it and goes on; anything else stops the run.
 class UnusableInput : public llvm::ErrorInfo<UnusableInput> {

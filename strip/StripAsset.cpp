@@ -2,6 +2,7 @@
 
 #include "strip/StripAsset.h"
 
+#include "bundle/Metadata.h"
 #include "strip/OutputTree.h"
 #include "support/FileSystem.h"
 #include "support/PathText.h"
@@ -29,6 +30,55 @@ llvm::Expected<UniqueFd> aimodel::strip::openBelow(int rootFd,
   return support::openDirectory(rootFd, rel.empty() ? "." : rel,
                                 Symlinks::Refuse);
 }
+
+llvm::Error
+aimodel::strip::takeUnusableReason(llvm::Error error, const std::string &path,
+                                   std::optional<std::string> &reason) {
+  return llvm::handleErrors(std::move(error), [&](const UnusableInput &e) {
+    // "<path>: <reason>" would say the path twice in "skipped <path>: ...".
+    llvm::StringRef text(e.message);
+    text.consume_front(printablePath(path) + ": ");
+    reason = text.str();
+  });
+}
+
+namespace {
+
+/// Said of a defect strip leaves to the user: it writes no metadata.
+constexpr const char *kNotRepaired =
+    ": strip does not repair it; fix it or re-export the asset";
+
+/// metadata.json is read by the audit's own reader (AIM005), so an asset
+/// the audit would refuse is never stripped and "verified". Unreadable is an
+/// UnusableInput error; refused sets `scan.skip`; accepted records its state
+/// (it must not change until the copy is complete).
+llvm::Error checkMetadata(int assetFd, const std::string &name,
+                          const std::string &path, AssetScan &scan) {
+  std::string shown = bundle::joinPath(path, name);
+  llvm::Expected<std::optional<support::FileState>> before =
+      support::stateAt(assetFd, name);
+  bundle::MetadataResult parsed = bundle::loadMetadata(assetFd, name);
+  if (!parsed.object && parsed.problem == bundle::MetadataProblem::Unreadable) {
+    llvm::consumeError(before.takeError());
+    return unusableInput(shown, llvm::createStringError(parsed.message));
+  }
+  if (!parsed.object) {
+    llvm::consumeError(before.takeError());
+    scan.skip = name + " " + parsed.message + kNotRepaired;
+    return llvm::Error::success();
+  }
+  llvm::Expected<std::optional<support::FileState>> after =
+      support::stateAt(assetFd, name);
+  if (!before || !after || !*before || !*after || **before != **after) {
+    llvm::consumeError(before.takeError());
+    llvm::consumeError(after.takeError());
+    return changedWhileStripped(path);
+  }
+  scan.metadataState = **after;
+  return llvm::Error::success();
+}
+
+} // namespace
 
 llvm::Expected<AssetScan> aimodel::strip::scanAsset(int assetFd,
                                                     llvm::StringRef kindName,
@@ -67,12 +117,21 @@ llvm::Expected<AssetScan> aimodel::strip::scanAsset(int assetFd,
   };
   const DirEntry *ir = find(scan.ir);
   const DirEntry *hash = find(layout.hash);
+  const DirEntry *metadata = find(layout.metadata);
   if (!ir)
     scan.skip = scan.ir + " is missing: nothing to strip";
   else if (ir->type != DirEntry::Type::File)
     scan.skip = scan.ir + " is not a regular file";
+  else if (!metadata)
+    scan.skip = layout.metadata + " is missing" + kNotRepaired;
+  else if (metadata->type != DirEntry::Type::File)
+    scan.skip = layout.metadata + " is not a regular file" + kNotRepaired;
   else if (hash && hash->type != DirEntry::Type::File)
     scan.skip = layout.hash + " is not a regular file";
+  if (scan.skip)
+    return scan;
+  if (llvm::Error err = checkMetadata(assetFd, layout.metadata, path, scan))
+    return err;
   if (scan.skip || !hash)
     return scan;
   // main.hash is read now: it is checked against the mlirb's SHA-256.
@@ -83,21 +142,12 @@ llvm::Expected<AssetScan> aimodel::strip::scanAsset(int assetFd,
     return scan;
   }
   scan.hashState = file->state;
-  std::string bytes(std::min<uint64_t>(file->size(), 4096), '\0');
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::pread(file->fd.get(), bytes.data() + done,
-                        bytes.size() - done, off_t(done));
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0) {
-      scan.skip = layout.hash + ": cannot be read: " +
-                  support::errnoReason(n < 0 ? errno : EIO);
-      return scan;
-    }
-    done += size_t(n);
+  llvm::Expected<std::string> bytes = support::readPrefix(*file, 4096);
+  if (!bytes) {
+    scan.skip = layout.hash + ": " + llvm::toString(bytes.takeError());
+    return scan;
   }
-  scan.hash = std::move(bytes);
+  scan.hash = std::move(*bytes);
   return scan;
 }
 
@@ -160,6 +210,7 @@ llvm::Error aimodel::strip::stripAsset(int assetFd, const AssetScan &scan,
   if (std::optional<std::string> problem =
           hashProblem(scan.hash, outcome.result.inputDigest, scan.ir)) {
     if (!rehash) {
+      outcome.needsRehash = true;
       outcome.skipped = *problem +
                         ": the asset is corrupt or was changed after it was "
                         "exported; not stripped (--rehash strips it and "
@@ -242,15 +293,19 @@ llvm::Error aimodel::strip::stripAsset(int assetFd, const AssetScan &scan,
   llvm::Expected<support::FileState> irRead = support::stateOf(ir->fd.get());
   llvm::Expected<std::optional<support::FileState>> hashNow =
       support::stateAt(assetFd, "main.hash");
-  if (!irNow || !irRead || !hashNow) {
+  llvm::Expected<std::optional<support::FileState>> metadataNow =
+      support::stateAt(assetFd, "metadata.json");
+  if (!irNow || !irRead || !hashNow || !metadataNow) {
     llvm::consumeError(irNow.takeError());
     llvm::consumeError(irRead.takeError());
     llvm::consumeError(hashNow.takeError());
+    llvm::consumeError(metadataNow.takeError());
     return fileError(outcome.input, "cannot be examined again");
   }
   bool same = *irNow && (*irNow)->identity == irRead->identity &&
               bool(*hashNow) == bool(scan.hash) &&
-              (!scan.hash || **hashNow == scan.hashState);
+              (!scan.hash || **hashNow == scan.hashState) && *metadataNow &&
+              **metadataNow == scan.metadataState;
   if (!same)
     return changedWhileStripped(outcome.input);
   return llvm::Error::success();

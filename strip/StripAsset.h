@@ -32,6 +32,11 @@ std::pair<llvm::StringRef, llvm::StringRef> splitRel(llvm::StringRef rel);
 /// The folder `rel` below `rootFd` ("" for itself), never following a link.
 llvm::Expected<support::UniqueFd> openBelow(int rootFd, llvm::StringRef rel);
 
+/// Puts the reason of an UnusableInput error about `path` (its message
+/// without the leading "<path>: ") in `reason`; returns any other error.
+llvm::Error takeUnusableReason(llvm::Error error, const std::string &path,
+                               std::optional<std::string> &reason);
+
 /// What an asset is made of, read before anything is written.
 struct AssetScan {
   std::optional<std::string> skip;     ///< why it cannot be stripped whole
@@ -40,6 +45,8 @@ struct AssetScan {
   /// main.hash as read (its first 4 KiB), and its state; none if missing.
   std::optional<std::string> hash;
   support::FileState hashState;
+  /// metadata.json's state when the audit's reader accepted it.
+  support::FileState metadataState;
 };
 
 /// Why `hash` (main.hash as read) is not `digest` (the mlirb's SHA-256),
@@ -49,9 +56,11 @@ std::optional<std::string> hashProblem(const std::optional<std::string> &hash,
                                        llvm::StringRef irName);
 
 /// Lists the asset `assetFd` (named `kindName`, reported as `path`) to the
-/// bottom. Skipped: it holds a symlink, FIFO or device; its mlirb is missing
-/// or not a regular file; its main.hash is not a regular file. Error: a
-/// folder in it cannot be read.
+/// bottom. Skipped: it holds a symlink, FIFO or device; its mlirb or
+/// metadata.json is missing or not a regular file; metadata.json is one the
+/// audit refuses (AIM005: not JSON, over the size cap, ...); its main.hash
+/// is not a regular file. Error: a folder in it cannot be read; an
+/// UnusableInput one: metadata.json cannot be opened or read.
 llvm::Expected<AssetScan> scanAsset(int assetFd, llvm::StringRef kindName,
                                     const std::string &path);
 

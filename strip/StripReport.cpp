@@ -27,6 +27,8 @@ std::string plural(uint64_t n, llvm::StringRef word,
 
 struct Totals {
   uint64_t stripped = 0, skippedAssets = 0, verified = 0, rehashed = 0;
+  uint64_t looseStripped = 0; ///< IR files of a tree outside any asset
+  uint64_t needRehash = 0;    ///< skipped for their main.hash alone
   uint64_t bytesBefore = 0, bytesAfter = 0, ops = 0, blockArguments = 0;
   uint64_t stringsKept = 0;
 };
@@ -36,10 +38,16 @@ Totals totalsOf(const StripReport &report) {
   for (const AssetOutcome &a : report.assets) {
     if (a.skipped) {
       ++t.skippedAssets;
+      t.needRehash += a.needsRehash;
       continue;
     }
-    ++t.stripped;
-    t.verified += a.result.verified;
+    // A tree's loose IR files are counted apart: they are not assets.
+    if (report.mode == StripReport::Mode::Tree && a.kind == "file") {
+      ++t.looseStripped;
+    } else {
+      ++t.stripped;
+      t.verified += a.result.verified;
+    }
     t.bytesBefore += a.result.bytesBefore;
     t.bytesAfter += a.result.bytesAfter;
     t.ops += a.result.opLocations;
@@ -48,6 +56,29 @@ Totals totalsOf(const StripReport &report) {
     t.rehashed += a.rehashed.has_value();
   }
   return t;
+}
+
+/// The run again with --rehash: it strips what only a wrong main.hash
+/// held back (--force, as DST then exists). Runs as given in a shell.
+std::string rehashCommand(const StripReport &report) {
+  std::string command = "aimodel strip --rehash";
+  if (report.written)
+    command += " --force";
+  if (report.locations == LocationMode::OpId)
+    command += " --locations op-id";
+  return command + " " + support::shellArgument(report.input) + " -o " +
+         support::shellArgument(report.output);
+}
+
+/// "2 assets skipped only because their main.hash does not verify: ...".
+void writeRehashHint(llvm::raw_ostream &os, const StripReport &report,
+                     uint64_t count) {
+  if (!count)
+    return;
+  os << plural(count, "asset") << " skipped only because "
+     << (count == 1 ? "its" : "their")
+     << " main.hash does not verify; to strip " << (count == 1 ? "it" : "them")
+     << " and write new hashes: " << rehashCommand(report) << "\n";
 }
 
 /// "12 op and 3 block-argument locations rewritten (12 given op ids,
@@ -153,6 +184,9 @@ void aimodel::strip::writeStripText(llvm::raw_ostream &os,
   llvm::StringRef unit = report.mode == Mode::File ? "file" : "asset";
   if (report.dryRun) {
     os << "dry run: " << plural(t.stripped, unit) << " to strip";
+    if (t.looseStripped)
+      os << ", " << plural(t.looseStripped, "IR file") << " outside assets "
+         << "to strip";
     if (t.skippedAssets)
       os << ", " << plural(t.skippedAssets, unit) << " to skip";
     if (report.mode == Mode::Tree)
@@ -161,15 +195,19 @@ void aimodel::strip::writeStripText(llvm::raw_ostream &os,
       os << ", "
          << plural(report.skipped.size(), "other entry", "other entries")
          << " to skip";
-    if (t.stripped)
+    if (t.stripped + t.looseStripped)
       os << "; " << t.bytesBefore << " -> " << t.bytesAfter << " bytes";
     if (t.stringsKept)
       os << "; " << plural(t.stringsKept, "string") << " of debug payload "
          << "would stay";
     os << "; nothing written\n";
+    writeRehashHint(os, report, t.needRehash);
     return;
   }
   os << plural(t.stripped, unit) << " stripped and verified";
+  if (t.looseStripped)
+    os << ", " << plural(t.looseStripped, "IR file") << " outside assets "
+       << "stripped and verified";
   if (t.skippedAssets)
     os << ", " << plural(t.skippedAssets, unit) << " skipped";
   if (report.mode == Mode::Tree)
@@ -177,7 +215,7 @@ void aimodel::strip::writeStripText(llvm::raw_ostream &os,
   if (!report.skipped.empty())
     os << ", " << plural(report.skipped.size(), "other entry", "other entries")
        << " skipped";
-  if (t.stripped)
+  if (t.stripped + t.looseStripped)
     os << "; " << t.bytesBefore << " -> " << t.bytesAfter << " bytes";
   if (t.stringsKept)
     os << "; " << plural(t.stringsKept, "string") << " of debug payload kept";
@@ -185,6 +223,7 @@ void aimodel::strip::writeStripText(llvm::raw_ostream &os,
     os << "; written to " << printablePath(report.output) << "\n";
   else
     os << "; nothing written\n";
+  writeRehashHint(os, report, t.needRehash);
 }
 
 nlohmann::ordered_json aimodel::strip::toJson(const StripReport &report,
@@ -261,8 +300,9 @@ nlohmann::ordered_json aimodel::strip::toJson(const StripReport &report,
   doc["skipped"] = std::move(skipped);
 
   Totals t = totalsOf(report);
-  doc["summary"] = {{"assets", report.assets.size()},
+  doc["summary"] = {{"assets", report.assets.size() - t.looseStripped},
                     {"stripped", t.stripped},
+                    {"ir_files_stripped", t.looseStripped},
                     {"verified", t.verified},
                     {"skipped_assets", t.skippedAssets},
                     {"files_copied", report.copied.size()},
@@ -271,6 +311,10 @@ nlohmann::ordered_json aimodel::strip::toJson(const StripReport &report,
                     {"bytes_after", t.bytesAfter},
                     {"strings_kept", t.stringsKept},
                     {"rehashed", t.rehashed},
+                    {"need_rehash", t.needRehash},
+                    {"rehash_command", t.needRehash
+                                           ? json(rehashCommand(report))
+                                           : json(nullptr)},
                     {"locations_rewritten",
                      {{"ops", t.ops}, {"block_arguments", t.blockArguments}}}};
   return doc;

@@ -12,6 +12,7 @@
 #include "support/Parallel.h"
 
 #include "bundle/Bundle.h"
+#include "strip/LooseFile.h"
 #include "strip/OutputTree.h"
 #include "strip/StripAsset.h"
 #include "support/PathText.h"
@@ -133,6 +134,24 @@ llvm::Expected<TreePlan> planTree(int rootFd, const std::string &root) {
   std::sort(plan.work.begin(), plan.work.end(),
             [](const Item &a, const Item &b) { return a.rel < b.rel; });
   return plan;
+}
+
+/// Removes what a job left of `rel` below the output `outFd`, if anything.
+llvm::Error removePartial(int outFd, llvm::StringRef rel,
+                          const RemovalGuard &guard, const std::string &shown) {
+  auto [parent, name] = splitRel(rel);
+  llvm::Expected<UniqueFd> folder = openBelow(outFd, parent);
+  if (!folder)
+    return fileError(shown, folder.takeError());
+  llvm::Expected<std::optional<support::FileState>> left =
+      support::stateAt(folder->get(), name);
+  if (!left)
+    return fileError(shown, left.takeError());
+  if (!*left)
+    return llvm::Error::success();
+  if (llvm::Error err = removeTree(folder->get(), name, guard))
+    return fileError(shown, std::move(err));
+  return llvm::Error::success();
 }
 
 /// Opens the folders of `plan` below `rootFd` in walk order, each through
@@ -293,12 +312,7 @@ llvm::Error stripRootTree(int sourceFd, const InputGuard &guard,
   // reason; anything else (a write error, a changed input) stops the run.
   auto skipUnusable = [](llvm::Error err, std::optional<std::string> &why,
                          const std::string &path) {
-    return llvm::handleErrors(std::move(err), [&](const UnusableInput &e) {
-      // "<path>: <reason>" says the path twice in "skipped <path>: ...".
-      llvm::StringRef text(e.message);
-      text.consume_front(printablePath(path) + ": ");
-      why = text.str();
-    });
+    return takeUnusableReason(std::move(err), path, why);
   };
   std::vector<std::optional<std::string>> fileSkips(work.size());
   auto job = [&](size_t i) -> llvm::Error {
@@ -306,21 +320,23 @@ llvm::Error stripRootTree(int sourceFd, const InputGuard &guard,
     std::string in = under(report.input, item.rel);
     std::string out = under(report.output, item.rel);
     if (item.kind == Item::File) {
-      copies[i] = {in, out, 0};
-      if (outFd < 0) {
-        llvm::Expected<support::RegularFile> file =
-            support::openRegularFile(sourceFd, item.rel, Symlinks::Refuse);
-        if (!file)
-          return skipUnusable(unusableInput(in, file.takeError()), fileSkips[i],
-                              in);
-        copies[i].bytes = file->size();
-        return llvm::Error::success();
+      llvm::Expected<LooseFileOutcome> done = copyOrStripLooseFile(
+          sourceFd, item.rel, outFd, in, out, options.file);
+      if (!done) {
+        if (llvm::Error err = skipUnusable(done.takeError(), fileSkips[i], in))
+          return err;
+        // Nothing of a file skipped half way is kept.
+        return outFd < 0 ? llvm::Error::success()
+                         : removePartial(outFd, item.rel, slot->guard(), out);
       }
-      llvm::Expected<uint64_t> copied =
-          copyFile(sourceFd, item.rel, outFd, in, out);
-      if (!copied)
-        return skipUnusable(copied.takeError(), fileSkips[i], in);
-      copies[i].bytes = *copied;
+      if (done->kind == LooseFileOutcome::Kind::Skipped) {
+        fileSkips[i] = done->reason;
+      } else if (done->kind == LooseFileOutcome::Kind::Stripped) {
+        outcomes[i] = {in, out, "file"};
+        outcomes[i].result = std::move(done->result);
+      } else {
+        copies[i] = {in, out, done->bytes};
+      }
       return llvm::Error::success();
     }
     if (item.kind != Item::Asset)
@@ -363,8 +379,7 @@ llvm::Error stripRootTree(int sourceFd, const InputGuard &guard,
                          outcome.skipped, in))
       return err;
     if (outcome.skipped) // nothing of a skipped asset is kept
-      if (llvm::Error err = removeTree(target->get(), name, slot->guard()))
-        return fileError(out, std::move(err));
+      return removePartial(outFd, item.rel, slot->guard(), out);
     return llvm::Error::success();
   };
   std::vector<std::string> errors;
@@ -375,7 +390,11 @@ llvm::Error stripRootTree(int sourceFd, const InputGuard &guard,
   bool wrote = false;
   for (size_t i = 0; i < work.size(); ++i) {
     if (work[i].kind == Item::File && fileSkips[i]) {
-      report.skipped.push_back({copies[i].input, *fileSkips[i]});
+      report.skipped.push_back(
+          {under(report.input, work[i].rel), *fileSkips[i]});
+    } else if (work[i].kind == Item::File && !outcomes[i].input.empty()) {
+      report.assets.push_back(std::move(outcomes[i])); // stripped loose IR
+      wrote = true;
     } else if (work[i].kind == Item::File) {
       report.copied.push_back(std::move(copies[i]));
       wrote = true;

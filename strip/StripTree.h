@@ -3,7 +3,9 @@
 // `aimodel strip` above one file: an .aimodel becomes its stripped copy (its
 // main.mlirb stripped by StripFile, main.hash written for the new bytes,
 // every other member copied byte for byte); a folder is mirrored, every
-// .aimodel in it stripped and every other file copied. What cannot be
+// .aimodel in it stripped and every other file copied, except MLIR bytecode
+// outside any asset (by its magic, whatever its name), which is stripped
+// when it carries debug payload (LooseFile.h). What cannot be
 // stripped or copied faithfully is skipped and listed with the reason:
 // compiled bundles (.aimodelc), symlinks, FIFOs and devices, assets the core
 // refuses or that hold a symlink. The output is built in a temporary sibling
@@ -48,7 +50,9 @@ struct TreeOptions {
 struct AssetOutcome {
   std::string input;  ///< as given + '/'-joined relative part (raw bytes)
   std::string output; ///< where it lands, DST-based
-  std::string kind;   ///< "aimodel", "aimodelc" or "file"
+  /// "aimodel", "aimodelc" or "file" (--file, or in a tree an IR file
+  /// outside any asset)
+  std::string kind;
   /// Set: not stripped, not copied; why.
   std::optional<std::string> skipped;
   /// The IR file stripped, relative to the asset ("main.mlirb"; "" for a
@@ -58,15 +62,20 @@ struct AssetOutcome {
   uint64_t membersCopied = 0; ///< other files of the asset, byte for byte
   /// Under --rehash, what was wrong with the old main.hash.
   std::optional<std::string> rehashed;
+  /// Skipped only because its main.hash does not verify: --rehash would
+  /// strip it.
+  bool needsRehash = false;
 };
 
-/// A file outside any asset, copied byte for byte.
+/// A file outside any asset, copied byte for byte (bytecode among them
+/// only when it carries no debug payload).
 struct CopiedFile {
   std::string input, output;
   uint64_t bytes = 0;
 };
 
-/// Something that is not an asset and was not copied (a symlink, a FIFO).
+/// Something that is not an asset and was not copied (a symlink, a FIFO,
+/// bytecode that cannot be decoded or stripped).
 struct SkippedEntry {
   std::string input;
   std::string reason;

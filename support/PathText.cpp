@@ -82,3 +82,25 @@ aimodel::support::JsonPath aimodel::support::jsonPath(llvm::StringRef bytes) {
     return {bytes.str(), std::nullopt};
   return {printablePath(bytes), hexBytes(bytes)};
 }
+
+std::string aimodel::support::shellArgument(llvm::StringRef path) {
+  std::string arg = path.starts_with("-") ? "./" + path.str() : path.str();
+  if (printableText(arg) == arg) {
+    std::string out = "'";
+    for (char c : arg)
+      out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+  }
+  static const char kHex[] = "0123456789abcdef";
+  std::string out = "$'";
+  for (unsigned char b : arg) {
+    if (b >= 0x20 && b < 0x7f && b != '\'' && b != '\\') {
+      out.push_back(char(b));
+    } else {
+      out += "\\x";
+      out.push_back(kHex[b >> 4]);
+      out.push_back(kHex[b & 15]);
+    }
+  }
+  return out + "'";
+}

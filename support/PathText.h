@@ -36,6 +36,11 @@ std::string printableText(llvm::StringRef bytes);
 /// code points past U+10FFFF), as a JSON writer requires.
 bool isValidUtf8(llvm::StringRef bytes);
 
+/// `path` as one argument a shell reads back exactly: single-quoted (a
+/// quote as '\''), or, holding bytes that do not print, in bash's $'...'
+/// with those as \xNN; "./" first when it would read as an option.
+std::string shellArgument(llvm::StringRef path);
+
 /// Lower-case hex of every byte.
 std::string hexBytes(llvm::StringRef bytes);
 

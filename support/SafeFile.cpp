@@ -129,6 +129,24 @@ llvm::Error writeAll(int fd, llvm::StringRef bytes) {
   return llvm::Error::success();
 }
 
+llvm::Expected<std::string> readPrefix(const RegularFile &file, size_t limit) {
+  std::string bytes(size_t(std::min<uint64_t>(file.size(), limit)), '\0');
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::pread(file.fd.get(), bytes.data() + done, bytes.size() - done,
+                        off_t(done));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      return ioError("cannot be read", errno);
+    if (n == 0) // shorter than when it was opened
+      break;
+    done += size_t(n);
+  }
+  bytes.resize(done);
+  return bytes;
+}
+
 static int openAt(int dirFd, const std::string &name, int flags) {
   int fd;
   do

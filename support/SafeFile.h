@@ -158,6 +158,10 @@ llvm::Error ioError(const llvm::Twine &what, int errorNumber);
 /// "cannot write: REASON".
 llvm::Error writeAll(int fd, llvm::StringRef bytes);
 
+/// Up to the first `limit` bytes of `file` (fewer if it is shorter), read
+/// with pread, so its offset does not move. Errors "cannot be read: REASON".
+llvm::Expected<std::string> readPrefix(const RegularFile &file, size_t limit);
+
 /// Which side of a copy failed: reading `in` or writing `out`.
 enum class IOSide { Read, Write };
 

@@ -2,7 +2,7 @@
 // in locations, attributes and properties; at most three examples each;
 // relative paths and short strings are not payload. Examples come in the
 // order met: an op's location, then its attributes and properties.
-// RUN: aimodel-opt %s --aimodel-debug-payload -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
+// RUN: not aimodel-opt %s --aimodel-debug-payload -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
 // CHECK: warning: debug payload: 5 absolute source paths (/Users/alice/a.py, /home/bob/b.py, /opt/build/d.py, ...); 3 home-directory user names (alice, bob, carol); 1 source-file hash (9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08); in the locations of 2 ops and 1 block argument [AIM007 debug-payload]
 "builtin.module"() ({
   "coreai.graph"() ({

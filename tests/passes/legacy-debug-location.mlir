@@ -1,7 +1,7 @@
 // AIM002 through aimodel-opt: every way a 0.4.0 call-stack location can be
 // wrapped, op and block-argument locations, nested regions, composites and
 // several graphs. Exactly one finding for the module.
-// RUN: aimodel-opt %s --aimodel-legacy-debug-location -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
+// RUN: not aimodel-opt %s --aimodel-legacy-debug-location -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
 
 // 10 ops: direct, name-wrapped, callsite callee, callsite caller, plain-fused
 // wrapped, output_maps only, identifiers only, inside a nested region, and

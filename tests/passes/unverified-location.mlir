@@ -1,7 +1,7 @@
 // AIM012: bare op-id NameLocs and plain FusedLocs, on ops and block
 // arguments (a one-element fused location is its element); NameLocs of other names, other children or other columns are
 // not the 0.4.0 id form.
-// RUN: aimodel-opt %s --aimodel-unverified-location -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
+// RUN: not aimodel-opt %s --aimodel-unverified-location -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
 // CHECK: warning: 3 ops and 1 block argument have a builtin location current compilers were never shown to accept (2 bare op-id NameLoc, 2 plain FusedLoc); by function: @main 4 [AIM012 unverified-location]
 "builtin.module"() ({
   "coreai.graph"() ({

@@ -26,6 +26,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <atomic>
 #include <csignal>
 
 using namespace aimodel;
@@ -75,11 +76,18 @@ int main(int argc, char **argv) {
       "dialect) or MLIR text\n");
 
   auto context = ir::makeImportContext();
-  mlir::ScopedDiagnosticHandler handler(context.get(),
-                                        [](mlir::Diagnostic &diag) {
-                                          printDiagnostic(diag);
-                                          return mlir::success();
-                                        });
+  // What the audit passes report is a diagnostic emitted while they run: a
+  // finding, so the run exits 1 (as `aimodel audit` does).
+  std::atomic<bool> passesRunning{false};
+  std::atomic<unsigned> findings{0};
+  mlir::ScopedDiagnosticHandler handler(
+      context.get(), [&](mlir::Diagnostic &diag) {
+        if (passesRunning &&
+            diag.getSeverity() != mlir::DiagnosticSeverity::Note)
+          ++findings;
+        printDiagnostic(diag);
+        return mlir::success();
+      });
   // A file that changed while it was read explains any error it caused,
   // and any result it gave.
   auto inputError = [&](llvm::Error error) {
@@ -102,7 +110,10 @@ int main(int argc, char **argv) {
   };
   if (mlir::failed(pipeline.addToPipeline(pm, pipelineError)))
     return 2;
-  if (mlir::failed(pm.run(*imported->module)))
+  passesRunning = true;
+  mlir::LogicalResult ran = pm.run(*imported->module);
+  passesRunning = false;
+  if (mlir::failed(ran))
     return cli::inputsChanged("aimodel-opt") ? 2 : 1;
 
   std::string error;
@@ -126,5 +137,5 @@ int main(int argc, char **argv) {
                                           : support::printablePath(outputPath));
   if (code == 0)
     output->keep();
-  return code;
+  return code == 0 && findings ? 1 : code;
 }

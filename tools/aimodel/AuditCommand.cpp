@@ -389,6 +389,14 @@ int runAudit(AuditCommandOptions options) {
 
   writeReport(options, report);
 
+  std::vector<std::string> irFiles;
+  for (const audit::BundleReport &bundle : report.bundles)
+    if (bundle.kind == bundle::BundleKind::IRFile)
+      irFiles.push_back(bundle.path);
+  if (!irFiles.empty())
+    llvm::errs() << "aimodel audit: note: " << audit::irFileRulesNote(irFiles)
+                 << "\n";
+
   for (const std::string &error : walked->errors)
     llvm::errs() << "aimodel audit: error: " << error << "\n";
   if (walked->bundles.empty() && walked->errors.empty() && !options.preCommit)
@@ -405,13 +413,15 @@ CommandRunner aimodel::cli::addAuditCommand(CLI::App &app) {
       "audit", "Check Core AI bundles (.aimodel, .aimodelc, bundle folders) "
                "found under each PATH; reads, never writes.");
   cmd->add_option("paths", options->paths,
-                  "Bundles, or folders to search recursively (with "
-                  "--pre-commit: files, each standing for its bundle)")
+                  "Bundles, folders to search recursively, or MLIR bytecode "
+                  "files, audited alone (with --pre-commit: files, each "
+                  "standing for its bundle)")
       ->check(NonEmpty);
   cmd->footer(
       "Examples:\n"
       "  aimodel audit models                         # every bundle below "
       "models/\n"
+      "  aimodel audit old/main.mlirb                 # one IR file\n"
       "  aimodel audit --format sarif models > audit.sarif\n"
       "  aimodel audit --severity AIM012=error --fail-on warning models\n"
       "  aimodel audit --shard 2/4 --format json models > shard-2.json\n"

@@ -70,6 +70,10 @@ expandFolders(const std::vector<std::string> &paths) {
     for (const bundle::FoundBundle &found : walked->bundles) {
       if (found.kind == bundle::BundleKind::BundleDir)
         continue; // its assets are found on their own
+      if (found.kind == bundle::BundleKind::IRFile) {
+        out.push_back(found.path); // IR outside any asset, read as a file
+        continue;
+      }
       if (found.entryType != bundle::DirEntry::Type::Directory) {
         llvm::errs() << "aimodel stats: note: "
                      << support::printablePath(found.path)
