@@ -211,10 +211,18 @@ std::vector<std::string> Differ::verify(const FunctionGraph &a,
     }
   }
   // Each rewired slot with its producer on both sides.
-  for (size_t i : rewired)
-    details.push_back("operand " + std::to_string(i) + ": " +
-                      producerText(0, a, oa[i]) + " \u2192 " +
-                      producerText(1, b, ob[i]));
+  for (size_t i : rewired) {
+    std::string before = producerText(0, a, oa[i]),
+                after = producerText(1, b, ob[i]);
+    // Equal as printed (op indices of two files may coincide): say which
+    // op of the new file the old producer is.
+    uint32_t counterpart = matching.forward[oa[i].producer];
+    if (before == after && counterpart != kNoVertex)
+      after += " (the old producer is " +
+               producerText(1, b, {counterpart, oa[i].result}) + " there)";
+    details.push_back("operand " + std::to_string(i) + ": " + before +
+                      " \u2192 " + after);
+  }
   // Ops kept in order (OrderEdges.cpp) run after the same ops.
   auto after = [](const FunctionGraph &g, uint32_t v) {
     llvm::SmallVector<uint32_t, 2> out;
@@ -302,6 +310,23 @@ GraphComparison Differ::compare(uint32_t s, uint32_t t,
   out.target = displayName(1, t);
   out.sourceOps = a.numOps;
   out.targetOps = b.numOps;
+  // A change rests on a choice among look-alikes when its op, or what it
+  // reads (on either side), was one.
+  auto restsOnChoice = [&](int side, const FunctionGraph &graph, uint32_t v) {
+    const std::vector<uint32_t> &across =
+        side == 0 ? matching.forward : matching.backward;
+    auto chosen = [&](uint32_t u) {
+      return matching.ambiguous[side][u] ||
+             (across[u] != kNoVertex &&
+              matching.ambiguous[1 - side][across[u]]);
+    };
+    if (chosen(v))
+      return true;
+    for (const Slot &slot : graph.operands(v))
+      if (chosen(slot.producer))
+        return true;
+    return false;
+  };
   std::vector<char> used[2];
   auto usedOf = [&](int side) -> const std::vector<char> & {
     if (used[side].empty())
@@ -316,7 +341,7 @@ GraphComparison Differ::compare(uint32_t s, uint32_t t,
       ++out.counts.removed;
       Change removed = change(ChangeKind::Removed, 0, a, v);
       describeLoneOp(0, a, v, usedOf(0), removed);
-      removed.ambiguous = matching.ambiguous[0][v];
+      removed.ambiguous = restsOnChoice(0, a, v);
       noteAmbiguous(removed);
       out.changes.push_back(std::move(removed));
       continue;
@@ -341,7 +366,7 @@ GraphComparison Differ::compare(uint32_t s, uint32_t t,
     }
     for (const std::string &detail : details)
       modified.detail += (modified.detail.empty() ? "" : "; ") + detail;
-    modified.ambiguous = matching.ambiguous[0][v] || matching.ambiguous[1][w];
+    modified.ambiguous = restsOnChoice(0, a, v) || restsOnChoice(1, b, w);
     noteAmbiguous(modified);
     out.changes.push_back(std::move(modified));
   }
@@ -350,7 +375,7 @@ GraphComparison Differ::compare(uint32_t s, uint32_t t,
       ++out.counts.added;
       Change added = change(ChangeKind::Added, 1, b, w);
       describeLoneOp(1, b, w, usedOf(1), added);
-      added.ambiguous = matching.ambiguous[1][w];
+      added.ambiguous = restsOnChoice(1, b, w);
       noteAmbiguous(added);
       out.changes.push_back(std::move(added));
     }

@@ -312,10 +312,14 @@ void Matcher::settleContested() {
         best = b, votes = n;
     if (best == kNoVertex)
       continue;
-    for (auto [b, n] : tally)
+    // A tie between producers that are not interchangeable (noteRival's
+    // rule) is a choice the structure did not decide.
+    for (auto [b, n] : tally) {
+      const VertexInfo &rival = (*g[1])[b], &chosen = (*g[1])[best];
       if (b != best && n == votes &&
-          (*g[1])[b].bottomUp != (*g[1])[best].bottomUp)
+          (rival.bottomUp != chosen.bottomUp || !rival.exact || !chosen.exact))
         ambiguous[0][a] = ambiguous[1][b] = ambiguous[1][best] = 1;
+    }
     decided.push_back({votes, a, best});
   }
   contestedSources.clear();
