@@ -3,16 +3,13 @@
 #include "audit/Audit.h"
 #include "audit/Fixes.h"
 #include "audit/PeopleReports.h"
-#include "support/Parallel.h"
 #include "support/PathText.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
-#include <atomic>
 #include <map>
 #include <set>
-#include <thread>
 
 using namespace aimodel;
 using namespace aimodel::audit;
@@ -22,27 +19,6 @@ std::optional<Severity> AuditReport::worst() const {
     if (countBySeverity[s] > 0)
       return static_cast<Severity>(s);
   return std::nullopt;
-}
-
-AuditReport
-aimodel::audit::auditBundles(const std::vector<bundle::FoundBundle> &found,
-                             const AuditOptions &options) {
-  AuditReport report;
-  report.bundles.resize(found.size());
-  // Workers take the next bundle; each result lands at its bundle's index,
-  // so the report does not depend on the number of workers.
-  std::atomic<size_t> done{0};
-  support::forEachIndex(found.size(), options.jobs, [&](size_t i) {
-    report.bundles[i] = auditBundle(found[i], options);
-    size_t finished = ++done;
-    if (options.progress)
-      options.progress(finished, found.size());
-    return true;
-  });
-  for (const BundleReport &one : report.bundles)
-    for (const Finding &f : one.findings)
-      ++report.countBySeverity[static_cast<int>(f.severity)];
-  return report;
 }
 
 static llvm::StringRef colourOf(Severity severity) {

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fuzz smoke test of the MLIR bytecode decoder (bytecode/).
+# Fuzz smoke test of the MLIR bytecode decoder (bytecode/) and of the merge
+# of audit shard reports (audit/Shard.cpp, `aimodel audit --merge`).
 #
 #   fuzz/run-fuzz-smoke.sh BUILD_DIR SOURCE_DIR
 #
@@ -70,7 +71,7 @@ if ! CC=$CC_BIN CXX=$CXX_BIN cmake -S "$SOURCE_DIR/fuzz" -B "$FUZZ_BUILD" \
   echo "error: configuring the fuzzer failed" >&2
   exit 1
 fi
-echo "== building aimodel-bytecode-fuzzer"
+echo "== building aimodel-bytecode-fuzzer and aimodel-merge-fuzzer"
 if ! cmake --build "$FUZZ_BUILD" >"$FUZZ_BUILD/build.log" 2>&1; then
   tail -n 60 "$FUZZ_BUILD/build.log" >&2
   echo "error: building the fuzzer failed (full log: $FUZZ_BUILD/build.log)" >&2
@@ -194,4 +195,44 @@ if [[ $status -ne 0 ]]; then
   exit 1
 fi
 echo "== no crash in ${SECONDS_BUDGET}s (full log: $LOG)"
+
+# --- The merge of shard reports ------------------------------------------------
+# Seeded with real shard reports the built aimodel writes of the fixtures.
+MERGE_SECONDS=${AIMODEL_MERGE_FUZZ_SECONDS:-15}
+MERGE_FUZZER="$FUZZ_BUILD/aimodel-merge-fuzzer"
+MERGE_SEEDS="$FUZZ_BUILD/merge-seeds"
+MERGE_WORK="$FUZZ_BUILD/merge-corpus"
+rm -rf "$MERGE_SEEDS" "$MERGE_WORK"
+mkdir -p "$MERGE_SEEDS" "$MERGE_WORK"
+AIMODEL_BIN="$BUILD_DIR/bin/aimodel"
+if [[ -x $AIMODEL_BIN && -d $BUILD_DIR/fixtures/audit ]]; then
+  for dir in "$BUILD_DIR"/fixtures/audit/*/; do
+    "$AIMODEL_BIN" audit --no-config --fail-on never --format json \
+      --shard 1/1 "$dir" >"$MERGE_SEEDS/$(basename "$dir").json" 2>/dev/null || true
+  done
+fi
+echo "== $(find "$MERGE_SEEDS" -type f -size +0 | wc -l) shard report seed(s)"
+[[ -n $(find "$MERGE_SEEDS" -type f -size +0) ]] ||
+  printf '{"schema": "aimodel-audit/1"}' >"$MERGE_SEEDS/minimal"
+echo "== fuzzing the merge for ${MERGE_SECONDS}s"
+MERGE_LOG="$FUZZ_BUILD/merge-fuzz.log"
+set +e
+# shellcheck disable=SC2086
+"$MERGE_FUZZER" "$MERGE_WORK" "$MERGE_SEEDS" \
+  -max_total_time="$MERGE_SECONDS" -max_len=65536 -timeout=10 \
+  -rss_limit_mb=2048 -malloc_limit_mb=1024 \
+  -artifact_prefix="$CRASHES/merge-" -print_final_stats=1 \
+  ${AIMODEL_FUZZ_ARGS:-} >"$MERGE_LOG" 2>&1
+status=$?
+set -e
+grep -E '^stat::(number_of_executed_units|peak_rss_mb)' "$MERGE_LOG" | tail -n 2 || true
+if [[ $status -ne 0 ]]; then
+  echo "---- merge fuzzer log (tail) ----" >&2
+  tail -n 80 "$MERGE_LOG" >&2
+  echo "error: the merge fuzzer failed with status $status; reproducer(s):" >&2
+  find "$CRASHES" -name 'merge-*' -type f -newer "$FUZZ_BUILD/configure.log" -print >&2
+  echo "replay: $MERGE_FUZZER <reproducer>" >&2
+  exit 1
+fi
+echo "== no crash of the merge in ${MERGE_SECONDS}s (full log: $MERGE_LOG)"
 exit 0
