@@ -171,30 +171,37 @@ blob_align="\x04\x00\x00\x00"
 DICT_EOF
 DICT_ARGS=(-dict="$DICT")
 
-echo "== fuzzing for ${SECONDS_BUDGET}s"
+# run_fuzzer WHAT FUZZER LOG SECONDS ARTIFACT_PREFIX [CORPUS|FLAG]...:
+# fuzzes for SECONDS; on a crash, the log's tail and the reproducers, exit 1.
+run_fuzzer() {
+  local what=$1 fuzzer=$2 log=$3 budget=$4 prefix=$5 status
+  shift 5
+  echo "== fuzzing $what for ${budget}s"
+  set +e
+  # shellcheck disable=SC2086
+  "$fuzzer" "$@" -max_total_time="$budget" -timeout=10 \
+    -rss_limit_mb=2048 -malloc_limit_mb=1024 \
+    -artifact_prefix="$prefix" -print_final_stats=1 \
+    ${AIMODEL_FUZZ_ARGS:-} >"$log" 2>&1
+  status=$?
+  set -e
+  grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$log" | tail -n 3 || true
+  if [[ $status -ne 0 ]]; then
+    echo "---- $what fuzzer log (tail) ----" >&2
+    tail -n 80 "$log" >&2
+    echo "error: the $what fuzzer failed with status $status; reproducer(s):" >&2
+    find "$CRASHES" -type f -newer "$FUZZ_BUILD/configure.log" -print >&2
+    echo "replay: $fuzzer <reproducer>" >&2
+    exit 1
+  fi
+  echo "== no crash of $what in ${budget}s (full log: $log)"
+}
+
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:allocator_may_return_null=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-LOG="$FUZZ_BUILD/fuzz.log"
-set +e
-# shellcheck disable=SC2086
-"$FUZZER" "$WORK" "$SEEDS" \
-  -max_total_time="$SECONDS_BUDGET" -max_len="$MAXLEN" -timeout=10 \
-  -rss_limit_mb=2048 -malloc_limit_mb=1024 -use_value_profile=1 \
-  -artifact_prefix="$CRASHES/" -print_final_stats=1 \
-  "${DICT_ARGS[@]}" ${AIMODEL_FUZZ_ARGS:-} >"$LOG" 2>&1
-status=$?
-set -e
-
-grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$LOG" | tail -n 3 || true
-if [[ $status -ne 0 ]]; then
-  echo "---- fuzzer log (tail) ----" >&2
-  tail -n 80 "$LOG" >&2
-  echo "error: the fuzzer failed with status $status; reproducer(s):" >&2
-  find "$CRASHES" -type f -newer "$FUZZ_BUILD/configure.log" -print >&2
-  echo "replay: $FUZZER <reproducer>" >&2
-  exit 1
-fi
-echo "== no crash in ${SECONDS_BUDGET}s (full log: $LOG)"
+run_fuzzer "the decoder" "$FUZZER" "$FUZZ_BUILD/fuzz.log" "$SECONDS_BUDGET" \
+  "$CRASHES/" "$WORK" "$SEEDS" -max_len="$MAXLEN" -use_value_profile=1 \
+  "${DICT_ARGS[@]}"
 
 # --- The merge of shard reports ------------------------------------------------
 # Seeded with real shard reports the built aimodel writes of the fixtures.
@@ -214,25 +221,7 @@ fi
 echo "== $(find "$MERGE_SEEDS" -type f -size +0 | wc -l) shard report seed(s)"
 [[ -n $(find "$MERGE_SEEDS" -type f -size +0) ]] ||
   printf '{"schema": "aimodel-audit/1"}' >"$MERGE_SEEDS/minimal"
-echo "== fuzzing the merge for ${MERGE_SECONDS}s"
-MERGE_LOG="$FUZZ_BUILD/merge-fuzz.log"
-set +e
-# shellcheck disable=SC2086
-"$MERGE_FUZZER" "$MERGE_WORK" "$MERGE_SEEDS" \
-  -max_total_time="$MERGE_SECONDS" -max_len=65536 -timeout=10 \
-  -rss_limit_mb=2048 -malloc_limit_mb=1024 \
-  -artifact_prefix="$CRASHES/merge-" -print_final_stats=1 \
-  ${AIMODEL_FUZZ_ARGS:-} >"$MERGE_LOG" 2>&1
-status=$?
-set -e
-grep -E '^stat::(number_of_executed_units|peak_rss_mb)' "$MERGE_LOG" | tail -n 2 || true
-if [[ $status -ne 0 ]]; then
-  echo "---- merge fuzzer log (tail) ----" >&2
-  tail -n 80 "$MERGE_LOG" >&2
-  echo "error: the merge fuzzer failed with status $status; reproducer(s):" >&2
-  find "$CRASHES" -name 'merge-*' -type f -newer "$FUZZ_BUILD/configure.log" -print >&2
-  echo "replay: $MERGE_FUZZER <reproducer>" >&2
-  exit 1
-fi
-echo "== no crash of the merge in ${MERGE_SECONDS}s (full log: $MERGE_LOG)"
+run_fuzzer "the merge" "$MERGE_FUZZER" "$FUZZ_BUILD/merge-fuzz.log" \
+  "$MERGE_SECONDS" "$CRASHES/merge-" "$MERGE_WORK" "$MERGE_SEEDS" \
+  -max_len=65536
 exit 0
