@@ -224,14 +224,15 @@ std::vector<std::string> Differ::verify(const FunctionGraph &a,
                       " \u2192 " + after);
   }
   // Ops kept in order (OrderEdges.cpp) run after the same ops.
-  auto after = [](const FunctionGraph &g, uint32_t v) {
+  auto runsAfter = [](const FunctionGraph &g, uint32_t v) {
     llvm::SmallVector<uint32_t, 2> out;
     for (auto e : boost::make_iterator_range(boost::in_edges(v, g.graph)))
       if (g.graph[e].kind == EdgeKind::Order)
         out.push_back(uint32_t(boost::source(e, g.graph)));
     return out;
   };
-  llvm::SmallVector<uint32_t, 2> beforeA = after(a, va), beforeB = after(b, vb);
+  llvm::SmallVector<uint32_t, 2> beforeA = runsAfter(a, va),
+                                 beforeB = runsAfter(b, vb);
   llvm::SmallVector<uint32_t, 2> mapped;
   for (uint32_t p : beforeA)
     mapped.push_back(matching.forward[p]);

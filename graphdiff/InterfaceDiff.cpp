@@ -14,14 +14,18 @@ static PortText portText(const BytecodeFile &file, const Port &port) {
   return {port.name, bytecode::typeText(file, port.type), port.state};
 }
 
-InterfaceText graphdiff::interfaceText(const BytecodeFile &file, uint32_t op) {
-  GraphInterface ports = bytecode::graphInterface(file, op);
+static InterfaceText textOf(const BytecodeFile &file,
+                            const GraphInterface &ports) {
   InterfaceText out;
   for (const Port &port : ports.inputs)
     out.inputs.push_back(portText(file, port));
   for (const Port &port : ports.outputs)
     out.outputs.push_back(portText(file, port));
   return out;
+}
+
+InterfaceText graphdiff::interfaceText(const BytecodeFile &file, uint32_t op) {
+  return textOf(file, bytecode::graphInterface(file, op));
 }
 
 /// "input 0 `input_ids`", "output 1" (no name).
@@ -77,8 +81,8 @@ InterfaceComparison graphdiff::compareInterfaces(OpLabeler &golden, uint32_t a,
   GraphInterface ia = bytecode::graphInterface(golden.file, a);
   GraphInterface ib = bytecode::graphInterface(candidate.file, b);
   InterfaceComparison out;
-  out.golden = interfaceText(golden.file, a);
-  out.candidate = interfaceText(candidate.file, b);
+  out.golden = textOf(golden.file, ia);
+  out.candidate = textOf(candidate.file, ib);
   comparePorts("input", ia.inputs, golden, ib.inputs, candidate, out.changes);
   comparePorts("output", ia.outputs, golden, ib.outputs, candidate,
                out.changes);
