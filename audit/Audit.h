@@ -9,6 +9,7 @@
 #define AIMODEL_AUDIT_AUDIT_H
 
 #include "audit/Rules.h"
+#include "bundle/StripRecord.h"
 #include "bundle/TreeWalk.h"
 #include "mlir-passes/Findings.h"
 
@@ -57,6 +58,9 @@ struct BundleReport {
   /// A portable asset's main.mlirb SHA-256, lower-case hex, when the audit
   /// computed it.
   std::optional<std::string> computedHash;
+  /// A portable asset's strip record (bundle/StripRecord.h), when its
+  /// metadata.json carries a well-formed one.
+  std::optional<bundle::StripRecord> stripRecord;
   /// A compiled bundle's source, when the audited paths hold it.
   std::optional<SourceLink> source;
   /// A portable asset's compiled bundles in the audited paths, by path.

@@ -95,15 +95,16 @@ TEST(Audit, RuleIdsAreStableAndOrdered) {
   std::vector<std::string> ids;
   for (const Rule *rule : allRules())
     ids.push_back((rule->id + " " + rule->name).str());
-  EXPECT_EQ(ids, (std::vector<std::string>{
-                     "AIM001 missing-producer", "AIM002 legacy-debug-location",
-                     "AIM003 hash-mismatch", "AIM004 missing-file",
-                     "AIM005 unreadable-metadata", "AIM006 unreadable-ir",
-                     "AIM007 debug-payload", "AIM008 compiled-bundle",
-                     "AIM009 unexpected-file", "AIM010 symlink",
-                     "AIM011 unknown-asset-version",
-                     "AIM012 unverified-location", "AIM013 stale-compiler",
-                     "AIM014 compiled-without-source", "AIM015 graph-trap"}));
+  EXPECT_EQ(ids,
+            (std::vector<std::string>{
+                "AIM001 missing-producer", "AIM002 legacy-debug-location",
+                "AIM003 hash-mismatch", "AIM004 missing-file",
+                "AIM005 unreadable-metadata", "AIM006 unreadable-ir",
+                "AIM007 debug-payload", "AIM008 compiled-bundle",
+                "AIM009 unexpected-file", "AIM010 symlink",
+                "AIM011 unknown-asset-version", "AIM012 unverified-location",
+                "AIM013 stale-compiler", "AIM014 compiled-without-source",
+                "AIM015 graph-trap", "AIM016 strip-record-mismatch"}));
   for (const Rule *rule : allRules()) {
     EXPECT_EQ(findRule(rule->id), rule);
     EXPECT_FALSE(rule->help.empty()) << rule->id.str();

@@ -16,6 +16,7 @@
 #include "bundle/Bundle.h"
 #include "bundle/FileReading.h"
 #include "bundle/Metadata.h"
+#include "bundle/StripRecord.h"
 #include "mlir-passes/GraphTraps.h"
 #include "mlir-passes/RuleRunner.h"
 #include "support/GitLfsPointer.h"
@@ -158,6 +159,9 @@ private:
   void checkUnexpected(const std::set<std::string> &known);
   /// AIM015 from a compiled bundle's stats.json.
   void checkStatsTraps();
+  /// AIM016: the strip record against the IR as found.
+  void checkStripRecord(const bundle::StripRecord &record,
+                        const bundle::AssetLayout &layout);
   void checkAssetPath(const std::string &role, const std::string &relative,
                       unsigned repeats);
   Listing &listing(const std::string &folder);
@@ -463,9 +467,19 @@ void BundleAuditor::checkAsset() {
   if (std::optional<nlohmann::json> metadata = checkMetadata(layout.metadata)) {
     checkAssetVersion(*metadata);
     auto producer = metadata->find("producer");
+    bundle::ReadRecord record;
+    if (found.kind == BundleKind::Asset) {
+      record = bundle::readStripRecord(*metadata);
+      report.stripRecord = record.record;
+      if (record.problem)
+        add(rules::StripRecordMismatch, "metadata.json: " + *record.problem,
+            "metadata.json");
+    }
     if (producer != metadata->end() && producer->is_string())
       report.producer = producer->get<std::string>();
-    else if (found.kind == BundleKind::Asset)
+    // A stripped copy is known by its record: no producer is expected of it
+    // (its IR is checked as always, and checked against the record).
+    else if (found.kind == BundleKind::Asset && !record.record)
       add(rules::MissingProducer,
           producer == metadata->end()
               ? "metadata.json has no producer: saved by coreai-core 1.0.0b1 "
@@ -493,12 +507,35 @@ void BundleAuditor::checkAsset() {
   checkIR(layout, ir, compiledSummary);
   if (found.kind == BundleKind::CompiledAsset)
     checkStatsTraps();
+  if (report.stripRecord)
+    checkStripRecord(*report.stripRecord, layout);
 
   std::set<std::string> known{layout.metadata, layout.hash};
   if (!layout.ir.empty())
     known.insert(layout.ir);
   known.insert(layout.optionalMembers.begin(), layout.optionalMembers.end());
   checkUnexpected(known);
+}
+
+void BundleAuditor::checkStripRecord(const bundle::StripRecord &record,
+                                     const bundle::AssetLayout &layout) {
+  std::string what =
+      "metadata.json records a strip by " +
+      (record.tool.empty() ? std::string("an unnamed tool") : record.tool);
+  if (report.computedHash && *report.computedHash != record.to.sha256)
+    add(rules::StripRecordMismatch,
+        llvm::formatv("{0} that wrote a {1} of SHA-256 {2}; the {1} here is "
+                      "{3}: changed since",
+                      what, layout.ir, record.to.sha256, *report.computedHash),
+        "metadata.json");
+  bool payload = llvm::any_of(report.findings, [](const Finding &f) {
+    return f.rule == &rules::LegacyDebugLocation ||
+           f.rule == &rules::DebugPayload;
+  });
+  if (payload)
+    add(rules::StripRecordMismatch,
+        what + ", yet its IR holds debug payload (AIM002/AIM007 above)",
+        "metadata.json");
 }
 
 /// The entry an asset path names, spelt one way: "a//./b" is "a/b". Paths

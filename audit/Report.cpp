@@ -207,6 +207,14 @@ nlohmann::ordered_json aimodel::audit::toJson(const AuditReport &report,
         bundle.producer
             ? nlohmann::ordered_json(support::printableText(*bundle.producer))
             : nlohmann::ordered_json(nullptr);
+    if (bundle.stripRecord) {
+      const bundle::StripRecord &r = *bundle.stripRecord;
+      entry["strip_record"] = {{"tool", support::printableText(r.tool)},
+                               {"version", support::printableText(r.version)},
+                               {"date", support::printableText(r.date)},
+                               {"from_sha256", r.from.sha256},
+                               {"sha256", r.to.sha256}};
+    }
     entry["findings"] = std::move(findings);
     // Provenance: a compiled bundle's source, a source's compiled bundles.
     if (bundle.kind == bundle::BundleKind::CompiledAsset) {

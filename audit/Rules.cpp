@@ -171,6 +171,18 @@ const Rule GraphTrap{
     "apple/coreai-torch#10 (floor, trunc, ceil, round on the GPU delegate); "
     "john-rocky/coreai-model-zoo cli/DOCTOR_RULES.md "
     "GRAPH-CUSTOM-METAL-KERNEL"};
+const Rule StripRecordMismatch{
+    "AIM016",
+    "strip-record-mismatch",
+    Severity::Warning,
+    "metadata.json of a .aimodel carries a \"strip\" record the asset "
+    "contradicts: its IR is not the main.mlirb the record names, or still "
+    "holds debug payload, or the record is malformed",
+    "The asset was changed after it was stripped: strip the original again "
+    "(`aimodel strip --in-place`), or remove the record if the IR is meant.",
+    Evidence::Measured,
+    "the record `aimodel strip` writes (docs/architecture.md, \"The strip "
+    "record\"), checked against the bytes"};
 } // namespace aimodel::audit::rules
 
 llvm::ArrayRef<const Rule *> aimodel::audit::allRules() {
@@ -188,7 +200,8 @@ llvm::ArrayRef<const Rule *> aimodel::audit::allRules() {
                                     &rules::UnverifiedLocation,
                                     &rules::StaleCompiler,
                                     &rules::CompiledWithoutSource,
-                                    &rules::GraphTrap};
+                                    &rules::GraphTrap,
+                                    &rules::StripRecordMismatch};
   return all;
 }
 

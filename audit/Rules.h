@@ -54,6 +54,7 @@ extern const Rule UnverifiedLocation;
 extern const Rule StaleCompiler;
 extern const Rule CompiledWithoutSource;
 extern const Rule GraphTrap;
+extern const Rule StripRecordMismatch;
 } // namespace rules
 
 /// Every rule, ordered by ID.

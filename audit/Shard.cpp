@@ -360,6 +360,21 @@ llvm::Expected<ShardReport> readShard(const std::string &path,
     auto producer = b.find("producer");
     if (producer != b.end() && producer->is_string())
       bundle.producer = producer->get<std::string>();
+    auto record = b.find("strip_record");
+    if (record != b.end() && record->is_object()) {
+      auto text = [&](const char *key) {
+        auto it = record->find(key);
+        return it != record->end() && it->is_string() ? it->get<std::string>()
+                                                      : std::string();
+      };
+      bundle::StripRecord r;
+      r.tool = text("tool");
+      r.version = text("version");
+      r.date = text("date");
+      r.from.sha256 = text("from_sha256");
+      r.to.sha256 = text("sha256");
+      bundle.stripRecord = std::move(r);
+    }
     // Provenance, as every shard computed it over the whole tree.
     auto source = b.find("source");
     if (source != b.end() && source->is_object())

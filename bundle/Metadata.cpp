@@ -161,7 +161,9 @@ static MetadataResult parseRead(llvm::Expected<std::string> text,
     });
     return result;
   }
-  return parseMetadata(*text, limits);
+  MetadataResult result = parseMetadata(*text, limits);
+  result.text = std::move(*text);
+  return result;
 }
 
 MetadataResult aimodel::bundle::loadMetadata(llvm::StringRef path,

@@ -41,6 +41,7 @@ struct MetadataResult {
   std::optional<nlohmann::json> object;
   MetadataProblem problem = MetadataProblem::Unreadable;
   std::string message; // one line, without the file name
+  std::string text;    // the bytes read, when loaded from a file
 };
 
 /// nlohmann keeps the last of two equal keys; a reader that keeps the first

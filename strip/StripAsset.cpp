@@ -2,6 +2,8 @@
 
 #include "strip/StripAsset.h"
 
+#include "bundle/StripRecord.h"
+
 #include "bundle/Metadata.h"
 #include "strip/OutputTree.h"
 #include "support/FileSystem.h"
@@ -74,7 +76,54 @@ llvm::Error checkMetadata(int assetFd, const std::string &name,
     llvm::consumeError(after.takeError());
     return changedWhileStripped(path);
   }
+  scan.metadataName = name;
+  scan.metadataText = std::move(parsed.text);
   scan.metadataState = **after;
+  return llvm::Error::success();
+}
+
+/// A record is written when this strip changed the asset: new IR bytes or
+/// a new main.hash. A copy of an asset it left as it was keeps its
+/// metadata.json byte for byte, and so keeps an earlier strip's record.
+bool recordWanted(const TreeOptions &options, const AssetOutcome &outcome) {
+  return options.record &&
+         (outcome.result.outputSha256 != outcome.result.inputSha256 ||
+          outcome.rehashed);
+}
+
+/// The copy's metadata.json: the source's text with the strip record.
+llvm::Error writeRecordedMetadata(int assetFd, const AssetScan &scan, int outFd,
+                                  const std::string &shown,
+                                  const TreeOptions &options,
+                                  const AssetOutcome &outcome) {
+  bundle::StripRecord record;
+  record.tool = "aimodel strip";
+  record.version = options.toolVersion;
+  record.date = bundle::recordDateNow();
+  record.from = {outcome.result.bytesBefore, outcome.result.inputSha256};
+  record.to = {outcome.result.bytesAfter, outcome.result.outputSha256};
+  record.opLocations = outcome.result.opLocations;
+  record.blockArgumentLocations = outcome.result.blockArgumentLocations;
+  record.entries = outcome.result.entriesRemoved;
+  record.strings = outcome.result.stringsRemoved;
+  record.rehashed = outcome.rehashed;
+  if (options.file.locations == LocationMode::OpId)
+    record.locations = "op-id";
+  llvm::Expected<std::string> text =
+      bundle::withStripRecord(scan.metadataText, record);
+  if (!text)
+    return fileError(shown, text.takeError());
+  llvm::Expected<support::RegularFile> source =
+      support::openRegularFile(assetFd, scan.metadataName, Symlinks::Refuse);
+  llvm::Expected<mode_t> mode =
+      source ? permissionsOf(source->fd.get()) : source.takeError();
+  if (!mode)
+    return unusableInput(shown, mode.takeError());
+  llvm::Expected<UniqueFd> file = createFile(outFd, scan.metadataName, *mode);
+  if (!file)
+    return fileError(shown, file.takeError());
+  if (llvm::Error err = support::writeAll(file->get(), *text))
+    return fileError(shown, std::move(err));
   return llvm::Error::success();
 }
 
@@ -167,8 +216,8 @@ aimodel::strip::hashProblem(const std::optional<std::string> &hash,
 }
 
 llvm::Error aimodel::strip::stripAsset(int assetFd, const AssetScan &scan,
-                                       int outFd, const StripOptions &options,
-                                       bool rehash, AssetOutcome &outcome,
+                                       int outFd, const TreeOptions &options,
+                                       AssetOutcome &outcome,
                                        mode_t *outputMode) {
   std::string irPath = bundle::joinPath(outcome.input, scan.ir);
   std::string irOutPath = bundle::joinPath(outcome.output, scan.ir);
@@ -194,7 +243,7 @@ llvm::Error aimodel::strip::stripAsset(int assetFd, const AssetScan &scan,
       return fileError(irOutPath, created.takeError());
     irOut = std::move(*created);
   }
-  StripOptions withHash = options;
+  StripOptions withHash = options.file;
   withHash.hashInput = true; // main.hash is checked against it
   llvm::Expected<FileStripResult> result =
       stripFile(*ir, irPath, irOut ? irOut.get() : -1, irOutPath, withHash);
@@ -209,7 +258,7 @@ llvm::Error aimodel::strip::stripAsset(int assetFd, const AssetScan &scan,
   // one unless asked.
   if (std::optional<std::string> problem =
           hashProblem(scan.hash, outcome.result.inputDigest, scan.ir)) {
-    if (!rehash) {
+    if (!options.rehash) {
       outcome.needsRehash = true;
       outcome.skipped = *problem +
                         ": the asset is corrupt or was changed after it was "
@@ -267,6 +316,11 @@ llvm::Error aimodel::strip::stripAsset(int assetFd, const AssetScan &scan,
       if (!made)
         return fileError(out, made.takeError());
       folders.emplace_back(e.name, *mode);
+    } else if (e.name == scan.metadataName &&
+               (outcome.recorded = recordWanted(options, outcome))) {
+      if (llvm::Error err = writeRecordedMetadata(assetFd, scan, outFd, out,
+                                                  options, outcome))
+        return err;
     } else if (isMember(e)) {
       llvm::Expected<uint64_t> copied =
           copyFile(assetFd, e.name, outFd, in, out);

@@ -45,7 +45,10 @@ struct AssetScan {
   /// main.hash as read (its first 4 KiB), and its state; none if missing.
   std::optional<std::string> hash;
   support::FileState hashState;
-  /// metadata.json's state when the audit's reader accepted it.
+  /// metadata.json's name, text and state when the audit's reader
+  /// accepted it.
+  std::string metadataName;
+  std::string metadataText;
   support::FileState metadataState;
 };
 
@@ -66,15 +69,16 @@ llvm::Expected<AssetScan> scanAsset(int assetFd, llvm::StringRef kindName,
 
 /// Strips the scanned asset `assetFd` into the empty folder `outFd` (< 0:
 /// a dry run), filling `outcome` (its input and output paths set by the
-/// caller). `outcome.skipped` is set when the core refuses the IR or the
+/// caller); metadata.json gets the strip record unless `options.record` is
+/// off. `outcome.skipped` is set when the core refuses the IR or the
 /// old main.hash does not verify (unless `rehash`); the caller then removes
 /// the folder. Errors name the file; an UnusableInput one (the mlirb cannot
 /// be read or decoded) lets a tree skip the asset. With `outputMode`, the
 /// output folder's own permission bits are put there, not applied (a
 /// folder published by rename must still be writable then).
 llvm::Error stripAsset(int assetFd, const AssetScan &scan, int outFd,
-                       const StripOptions &options, bool rehash,
-                       AssetOutcome &outcome, mode_t *outputMode = nullptr);
+                       const TreeOptions &options, AssetOutcome &outcome,
+                       mode_t *outputMode = nullptr);
 
 } // namespace aimodel::strip
 

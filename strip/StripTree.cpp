@@ -249,16 +249,15 @@ llvm::Error stripRootAsset(int sourceFd, const std::string &kindName,
   if (!slot)
     return slot.takeError();
   if (options.dryRun) {
-    if (llvm::Error err = stripAsset(sourceFd, *scan, -1, options.file,
-                                     options.rehash, outcome))
+    if (llvm::Error err = stripAsset(sourceFd, *scan, -1, options, outcome))
       return err;
   } else {
     noteStale(*slot, report);
     llvm::Expected<UniqueFd> out = slot->createTempFolder();
     if (!out)
       return fileError(report.output, out.takeError());
-    if (llvm::Error err = stripAsset(sourceFd, *scan, out->get(), options.file,
-                                     options.rehash, outcome, &folderMode))
+    if (llvm::Error err = stripAsset(sourceFd, *scan, out->get(), options,
+                                     outcome, &folderMode))
       return err;
   }
   if (outcome.skipped)
@@ -364,8 +363,7 @@ llvm::Error stripRootTree(int sourceFd, const InputGuard &guard,
       return llvm::Error::success();
     }
     if (outFd < 0)
-      return skipUnusable(stripAsset(asset->get(), *scan, -1, options.file,
-                                     options.rehash, outcome),
+      return skipUnusable(stripAsset(asset->get(), *scan, -1, options, outcome),
                           outcome.skipped, in);
     llvm::StringRef parent = splitRel(item.rel).first;
     llvm::Expected<UniqueFd> target = openBelow(outFd, parent);
@@ -374,8 +372,8 @@ llvm::Error stripRootTree(int sourceFd, const InputGuard &guard,
     if (!made)
       return fileError(out, made.takeError());
     if (llvm::Error err =
-            skipUnusable(stripAsset(asset->get(), *scan, made->get(),
-                                    options.file, options.rehash, outcome),
+            skipUnusable(stripAsset(asset->get(), *scan, made->get(), options,
+                                    outcome),
                          outcome.skipped, in))
       return err;
     if (outcome.skipped) // nothing of a skipped asset is kept

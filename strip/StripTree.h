@@ -42,6 +42,10 @@ struct TreeOptions {
   /// Strip an asset whose main.hash does not verify, writing a new one
   /// (the report says the old one was wrong); otherwise it is not stripped.
   bool rehash = false;
+  /// Write a strip record into each stripped asset's metadata.json
+  /// (bundle/StripRecord.h); off, metadata.json is copied byte for byte.
+  bool record = true;
+  std::string toolVersion; ///< the record's versions.aimodel
   /// Called (from any worker) as assets finish: done, total.
   std::function<void(size_t, size_t)> progress;
 };
@@ -65,6 +69,8 @@ struct AssetOutcome {
   /// Skipped only because its main.hash does not verify: --rehash would
   /// strip it.
   bool needsRehash = false;
+  /// A strip record was written into the copy's metadata.json.
+  bool recorded = false;
 };
 
 /// A file outside any asset, copied byte for byte (bytecode among them

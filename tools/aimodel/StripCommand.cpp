@@ -26,7 +26,7 @@ struct StripCommandOptions {
   std::string locations = "unknown";
   unsigned jobs = 0;
   bool dryRun = false, force = false, quiet = false;
-  bool rehash = false, allowKept = false;
+  bool rehash = false, allowKept = false, noRecord = false;
 };
 
 int usageError(const llvm::Twine &message) {
@@ -53,6 +53,8 @@ int runStrip(const StripCommandOptions &options) {
   // only for the JSON report, the one place that shows it.
   tree.file.hashInput = options.format == "json";
   tree.rehash = options.rehash;
+  tree.record = !options.noRecord;
+  tree.toolVersion = AIMODEL_VERSION;
   tree.jobs = options.jobs ? options.jobs
                            : std::max(1u, std::thread::hardware_concurrency());
   tree.dryRun = options.dryRun;
@@ -157,6 +159,10 @@ CommandRunner aimodel::cli::addStripCommand(CLI::App &app) {
                 "Strip an asset whose main.hash does not verify too, writing "
                 "a new hash (the report says the old one was wrong); "
                 "without it such an asset is not stripped");
+  cmd->add_flag("--no-record", options->noRecord,
+                "Leave each copy's metadata.json byte for byte as it was "
+                "(by default a \"strip\" record says what was removed, "
+                "from which main.hash, by which version)");
   cmd->add_flag("--allow-kept", options->allowKept,
                 "Exit 0 even when debug payload must stay in a stripped "
                 "file (it is still listed)");
