@@ -218,6 +218,8 @@ constexpr unsigned kRandomBytes = 8;
 /// it was left between the two, and is empty.
 constexpr const char *kMarkerName = ".aimodel-strip";
 constexpr const char *kOutputName = "out";
+/// Where the POSIX swap puts the old DST while the output takes its place.
+constexpr const char *kAsideName = "old";
 
 bool isTempName(llvm::StringRef name, llvm::StringRef prefix) {
   return name.consume_front(prefix) && name.size() == 2 * kRandomBytes &&
@@ -227,6 +229,12 @@ bool isTempName(llvm::StringRef name, llvm::StringRef prefix) {
 }
 
 } // namespace
+
+bool aimodel::strip::isStripTemporaryName(llvm::StringRef name) {
+  size_t at = name.rfind(".aimodel-strip-");
+  return name.starts_with(".") && at != llvm::StringRef::npos && at > 0 &&
+         isTempName(name, name.take_front(at + 15));
+}
 
 //===----------------------------------------------------------------------===//
 // InputGuard
@@ -262,9 +270,39 @@ llvm::Expected<InputGuard> InputGuard::of(int sourceFd,
   return guard;
 }
 
+llvm::Expected<InputGuard> InputGuard::foldersAbove(int folderFd) {
+  InputGuard guard;
+  llvm::Expected<FileIdentity> self = support::identityOf(folderFd);
+  if (!self)
+    return self.takeError();
+  guard.self = *self;
+  if (llvm::Error err = addFoldersAbove(folderFd, guard.above))
+    return err;
+  return guard;
+}
+
 //===----------------------------------------------------------------------===//
 // OutputSlot
 //===----------------------------------------------------------------------===//
+
+llvm::Expected<OutputSlot> OutputSlot::replacing(int parentFd,
+                                                 llvm::StringRef name,
+                                                 const std::string &shown,
+                                                 const InputGuard &guard) {
+  OutputSlot slot;
+  slot.name_ = name.str();
+  slot.display_ = printablePath(shown);
+  slot.force_ = true;
+  slot.guard_.input = &guard;
+  slot.parent_ = UniqueFd(::fcntl(parentFd, F_DUPFD_CLOEXEC, 0));
+  if (!slot.parent_)
+    return ioFailure("cannot duplicate a descriptor", errno);
+  llvm::Expected<uint64_t> mount = support::mountOf(slot.parent_.get());
+  if (!mount)
+    return mount.takeError();
+  slot.guard_.mount = *mount;
+  return slot;
+}
 
 llvm::Expected<OutputSlot> OutputSlot::prepare(const std::string &dst,
                                                const InputGuard &input,
@@ -348,6 +386,29 @@ OutputSlot::OutputSlot(OutputSlot &&other) noexcept
 
 OutputSlot::~OutputSlot() { discard(); }
 
+bool OutputSlot::restoreAside(int tempFd) {
+  // Without an atomic swap, publish() moves DST aside into its temporary
+  // before the output takes its place: a run killed between the two left
+  // DST there, and DST missing. Put it back; the output is then stale.
+  llvm::Expected<std::optional<support::FileState>> aside =
+      support::stateAt(tempFd, kAsideName);
+  llvm::Expected<std::optional<support::FileState>> dst =
+      support::stateAt(parent_.get(), name_);
+  bool restore = aside && *aside && dst && !*dst;
+  if (!aside)
+    llvm::consumeError(aside.takeError());
+  if (!dst)
+    llvm::consumeError(dst.takeError());
+  if (!restore)
+    return false;
+  if (llvm::Error err =
+          support::renameNoReplace(tempFd, kAsideName, parent_.get(), name_)) {
+    llvm::consumeError(std::move(err));
+    return false;
+  }
+  return true;
+}
+
 std::vector<std::string>
 OutputSlot::removeStale(std::vector<std::string> &failures) {
   std::vector<std::string> removed;
@@ -387,9 +448,13 @@ OutputSlot::removeStale(std::vector<std::string> &failures) {
     llvm::Expected<std::optional<support::FileState>> marker =
         support::stateAt(folder->get(), kMarkerName);
     llvm::Error err = llvm::Error::success();
+    std::string restored;
     if (!marker) {
       err = marker.takeError();
     } else if (*marker) {
+      if (restoreAside(folder->get()))
+        restored = " (" + printablePath(name_) +
+                   ", left aside by an interrupted swap, put back)";
       // Ours: all of it goes, under the guard.
       err = removeEntry(folder->get(), kOutputName, guard_, false,
                         joined(entry.name, kOutputName));
@@ -414,7 +479,7 @@ OutputSlot::removeStale(std::vector<std::string> &failures) {
       failures.push_back(printablePath(entry.name) + ": " +
                          llvm::toString(std::move(err)));
     else
-      removed.push_back(entry.name);
+      removed.push_back(entry.name + restored);
   }
   return removed;
 }
@@ -520,8 +585,8 @@ llvm::Error OutputSlot::publish(std::string &warning,
     if (!force_)
       return failure(EEXIST, display_ + ": appeared while the output was "
                                         "built; nothing replaced");
-    if (llvm::Error err = support::renameExchange(temp_.get(), kOutputName,
-                                                  parent_.get(), name_, "old"))
+    if (llvm::Error err = support::renameExchange(
+            temp_.get(), kOutputName, parent_.get(), name_, kAsideName))
       return failure(errnoOf(std::move(err)),
                      display_ + ": cannot replace it with the output");
     replaced = true;

@@ -68,6 +68,10 @@ public:
   }
   const FileIdentity &source() const { return self; }
 
+  /// Only the open folder `folderFd` and the folders above it: what an
+  /// in-place repair of an entry of that folder must never remove.
+  static llvm::Expected<InputGuard> foldersAbove(int folderFd);
+
 private:
   FileIdentity self;
   std::set<FileIdentity> above; ///< SRC and the folders above it
@@ -90,6 +94,15 @@ public:
   /// mount point).
   static llvm::Expected<OutputSlot>
   prepare(const std::string &dst, const InputGuard &input, bool force);
+
+  /// The slot of `name`, an existing entry of the open folder `parentFd`
+  /// (shown as `shown`), to be replaced in place: publish() swaps the
+  /// output with it. `guard` protects what the old entry's removal must
+  /// not touch.
+  static llvm::Expected<OutputSlot> replacing(int parentFd,
+                                              llvm::StringRef name,
+                                              const std::string &shown,
+                                              const InputGuard &guard);
 
   OutputSlot(OutputSlot &&other) noexcept;
   OutputSlot &operator=(OutputSlot &&) = delete;
@@ -123,6 +136,9 @@ public:
 private:
   OutputSlot() = default;
   llvm::Expected<int> createTemp();
+  /// Puts back a DST an interrupted POSIX swap left in the temporary
+  /// `tempFd`; true when it did.
+  bool restoreAside(int tempFd);
   void removeTemp();
 
   /// temp_ is the temporary folder, held locked (flock) while this lives.
@@ -132,6 +148,10 @@ private:
   bool force_ = false;
   bool outputCreated_ = false;
 };
+
+/// Whether `name` is one of strip's temporaries (".X.aimodel-strip-<hex>"):
+/// a tree walk never copies or repairs one.
+bool isStripTemporaryName(llvm::StringRef name);
 
 /// Creates the folder `name` below `dirFd` (0700, never following a
 /// symlink) and opens it.

@@ -62,6 +62,11 @@ Totals totalsOf(const StripReport &report) {
 /// held back (--force, as DST then exists). Runs as given in a shell.
 std::string rehashCommand(const StripReport &report) {
   std::string command = "aimodel strip --rehash";
+  if (report.inPlace)
+    return command +
+           (report.locations == LocationMode::OpId ? " --locations op-id"
+                                                   : "") +
+           " --in-place " + support::shellArgument(report.input);
   if (report.written)
     command += " --force";
   if (report.locations == LocationMode::OpId)
@@ -95,6 +100,27 @@ std::string locationsText(const StripReport &report, const FileStripResult &r) {
   return text;
 }
 
+void writeInPlaceSummary(llvm::raw_ostream &os, const StripReport &report,
+                         const Totals &t) {
+  size_t unchanged = size_t(llvm::count_if(
+      report.assets, [](const AssetOutcome &a) { return a.unchanged; }));
+  os << (report.dryRun ? "dry run: " : "") << printablePath(report.input)
+     << ": " << plural(t.stripped - unchanged, "asset")
+     << (report.dryRun ? " to replace" : " replaced in place and verified")
+     << ", " << plural(unchanged, "asset") << " with nothing to strip";
+  if (t.skippedAssets)
+    os << ", " << plural(t.skippedAssets, "asset")
+       << (report.dryRun ? " to skip" : " skipped");
+  if (!report.skipped.empty())
+    os << ", " << plural(report.skipped.size(), "other entry", "other entries")
+       << (report.dryRun ? " to skip" : " skipped");
+  if (t.stringsKept)
+    os << "; " << plural(t.stringsKept, "string") << " of debug payload "
+       << (report.dryRun ? "would stay" : "kept");
+  os << (report.dryRun ? "; nothing written\n" : "\n");
+  writeRehashHint(os, report, t.needRehash);
+}
+
 void writeAsset(llvm::raw_ostream &os, const StripReport &report,
                 const AssetOutcome &a) {
   std::string in = printablePath(a.input);
@@ -104,8 +130,17 @@ void writeAsset(llvm::raw_ostream &os, const StripReport &report,
     return;
   }
   const FileStripResult &r = a.result;
-  os << (report.dryRun ? "would strip " : "stripped ") << in << " -> "
-     << printablePath(a.output) << ": " << locationsText(report, r);
+  if (a.unchanged) {
+    os << (report.dryRun ? "would leave " : "unchanged ") << in
+       << ": nothing to strip\n";
+    return;
+  }
+  if (report.inPlace)
+    os << (report.dryRun ? "would replace " : "replaced ") << in << ": "
+       << locationsText(report, r);
+  else
+    os << (report.dryRun ? "would strip " : "stripped ") << in << " -> "
+       << printablePath(a.output) << ": " << locationsText(report, r);
   if (r.entriesRemoved || r.stringsRemoved)
     os << ", " << plural(r.entriesRemoved, "entry", "entries") << " and "
        << plural(r.stringsRemoved, "string") << " removed";
@@ -121,6 +156,8 @@ void writeAsset(llvm::raw_ostream &os, const StripReport &report,
   os << "\n";
   if (a.rehashed)
     os << "  " << *a.rehashed << ": a new main.hash is written (--rehash)\n";
+  if (a.backup)
+    os << "  original kept at " << printablePath(*a.backup) << "\n";
   if (r.kept.count) {
     os << "  kept " << plural(r.kept.count, "string")
        << " with debug payload, because " << printablePath(r.kept.reason);
@@ -180,6 +217,10 @@ void aimodel::strip::writeStripText(llvm::raw_ostream &os,
   }
 
   Totals t = totalsOf(report);
+  if (report.inPlace) {
+    writeInPlaceSummary(os, report, t);
+    return;
+  }
   using Mode = StripReport::Mode;
   llvm::StringRef unit = report.mode == Mode::File ? "file" : "asset";
   if (report.dryRun) {
@@ -237,6 +278,7 @@ nlohmann::ordered_json aimodel::strip::toJson(const StripReport &report,
                 : report.mode == StripReport::Mode::Asset ? "asset"
                                                           : "tree";
   doc["dry_run"] = report.dryRun;
+  doc["in_place"] = report.inPlace;
   doc["written"] = report.written;
   doc["locations"] = locationModeName(report.locations).str();
   // op-id locations are not known to load in current compilers.
@@ -274,6 +316,12 @@ nlohmann::ordered_json aimodel::strip::toJson(const StripReport &report,
         {"reason", optionalText(support::jsonPath(r.kept.reason).text)},
         {"examples", std::move(examples)}};
     one["rehashed"] = a.rehashed ? json(*a.rehashed) : json(nullptr);
+    one["record_written"] = a.recorded;
+    if (report.inPlace) {
+      one["replaced"] = !a.unchanged && !report.dryRun;
+      one["backup"] =
+          a.backup ? json(support::jsonPath(*a.backup).text) : json(nullptr);
+    }
     if (report.mode != StripReport::Mode::File)
       one["members_copied"] = a.membersCopied;
     one["verified"] = report.dryRun ? json(nullptr) : json(bool(r.verified));

@@ -15,6 +15,7 @@
 #include "strip/LooseFile.h"
 #include "strip/OutputTree.h"
 #include "strip/StripAsset.h"
+#include "strip/TreePlan.h"
 #include "support/PathText.h"
 
 #include "llvm/ADT/ScopeExit.h"
@@ -57,84 +58,6 @@ std::string under(const std::string &root, llvm::StringRef rel) {
 //===----------------------------------------------------------------------===//
 // A tree
 //===----------------------------------------------------------------------===//
-
-struct Item {
-  enum Kind { Folder, File, Asset, Skip } kind;
-  std::string rel;
-  std::string reason; ///< Skip; for an asset skipped whole (.aimodelc)
-  mode_t mode = 0;    ///< Folder
-};
-
-struct TreePlan {
-  std::vector<Item> folders; ///< walk order: every parent before its folders
-  std::vector<Item> work;    ///< files, assets and skips, sorted by path
-  mode_t rootMode = 0755;
-};
-
-llvm::Expected<TreePlan> planTree(int rootFd, const std::string &root) {
-  TreePlan plan;
-  std::set<std::string> expected, entered;
-  std::vector<bundle::WalkError> errors = bundle::walkFolders(
-      rootFd,
-      [&](int fd, const std::string &rel, const std::vector<DirEntry> &list) {
-        entered.insert(rel);
-        struct stat st;
-        mode_t mode = ::fstat(fd, &st) == 0 ? st.st_mode & 07777 : 0755;
-        if (rel.empty())
-          plan.rootMode = mode;
-        else
-          plan.folders.push_back({Item::Folder, rel, "", mode});
-        for (const DirEntry &e : list) {
-          std::string path = bundle::joinPath(rel, e.name);
-          std::optional<bundle::BundleKind> kind =
-              bundle::assetKindFromName(e.name);
-          switch (e.type) {
-          case DirEntry::Type::Symlink:
-            plan.work.push_back({Item::Skip, path,
-                                 "symlink to '" +
-                                     printablePath(e.symlinkTarget) +
-                                     "': not followed or copied"});
-            break;
-          case DirEntry::Type::Other:
-            plan.work.push_back({Item::Skip, path,
-                                 "not a regular file or folder (a FIFO, "
-                                 "socket or device): not copied"});
-            break;
-          case DirEntry::Type::File:
-            if (kind)
-              plan.work.push_back({Item::Skip, path,
-                                   "a file named like an asset, not an "
-                                   "asset folder: not copied"});
-            else
-              plan.work.push_back({Item::File, path});
-            break;
-          case DirEntry::Type::Directory:
-            if (kind == bundle::BundleKind::CompiledAsset)
-              plan.work.push_back({Item::Asset, path, kCompiledBundleReason});
-            else if (kind)
-              plan.work.push_back({Item::Asset, path});
-            else
-              expected.insert(path);
-            break;
-          }
-        }
-      },
-      [](const DirEntry &e) {
-        return !bundle::assetKindFromName(bundle::baseName(e.name));
-      });
-  if (!errors.empty())
-    return fileError(under(root, errors.front().name),
-                     "cannot read directory: " + errors.front().reason);
-  // A folder met twice (mounted inside the tree) is walked once.
-  for (const std::string &rel : expected)
-    if (!entered.count(rel))
-      plan.work.push_back({Item::Skip, rel,
-                           "the same folder again (mounted inside the "
-                           "tree): not copied"});
-  std::sort(plan.work.begin(), plan.work.end(),
-            [](const Item &a, const Item &b) { return a.rel < b.rel; });
-  return plan;
-}
 
 /// Removes what a job left of `rel` below the output `outFd`, if anything.
 llvm::Error removePartial(int outFd, llvm::StringRef rel,
@@ -187,28 +110,6 @@ llvm::Error forEachFolder(
   while (!stack.empty())
     if (llvm::Error err = pop())
       return err;
-  return llvm::Error::success();
-}
-
-/// Runs `job(i)` for i in [0, count) on `jobs` threads. After the first
-/// failure no new job starts; errors land at their index.
-void runJobs(size_t count, unsigned jobs,
-             llvm::function_ref<llvm::Error(size_t)> job,
-             std::vector<std::string> &errors) {
-  errors.assign(count, "");
-  support::forEachIndex(count, jobs, [&](size_t i) {
-    llvm::Error err = job(i);
-    if (!err)
-      return true;
-    errors[i] = llvm::toString(std::move(err));
-    return false;
-  });
-}
-
-llvm::Error firstError(const std::vector<std::string> &errors) {
-  for (const std::string &error : errors)
-    if (!error.empty())
-      return llvm::createStringError(error);
   return llvm::Error::success();
 }
 
@@ -371,10 +272,9 @@ llvm::Error stripRootTree(int sourceFd, const InputGuard &guard,
         target ? makeFolder(target->get(), name) : target.takeError();
     if (!made)
       return fileError(out, made.takeError());
-    if (llvm::Error err =
-            skipUnusable(stripAsset(asset->get(), *scan, made->get(), options,
-                                    outcome),
-                         outcome.skipped, in))
+    if (llvm::Error err = skipUnusable(
+            stripAsset(asset->get(), *scan, made->get(), options, outcome),
+            outcome.skipped, in))
       return err;
     if (outcome.skipped) // nothing of a skipped asset is kept
       return removePartial(outFd, item.rel, slot->guard(), out);

@@ -46,6 +46,8 @@ struct TreeOptions {
   /// (bundle/StripRecord.h); off, metadata.json is copied byte for byte.
   bool record = true;
   std::string toolVersion; ///< the record's versions.aimodel
+  /// --in-place: where originals are kept ("" for nowhere).
+  std::string backup;
   /// Called (from any worker) as assets finish: done, total.
   std::function<void(size_t, size_t)> progress;
 };
@@ -71,6 +73,10 @@ struct AssetOutcome {
   bool needsRehash = false;
   /// A strip record was written into the copy's metadata.json.
   bool recorded = false;
+  /// --in-place: nothing to strip, left as it was.
+  bool unchanged = false;
+  /// --in-place --backup: where the original is kept.
+  std::optional<std::string> backup;
 };
 
 /// A file outside any asset, copied byte for byte (bytecode among them
@@ -92,6 +98,7 @@ struct StripReport {
   /// What SRC was: one bytecode file (--file), one asset, or a folder.
   enum class Mode { File, Asset, Tree } mode = Mode::Tree;
   bool dryRun = false;
+  bool inPlace = false; ///< --in-place: output is input, asset by asset
   bool written = false; ///< DST was created (or replaced)
   LocationMode locations = LocationMode::Unknown;
   std::vector<AssetOutcome> assets; ///< sorted by input path
@@ -115,6 +122,13 @@ struct StripReport {
 llvm::Expected<StripReport> stripPath(const std::string &source,
                                       const std::string &destination,
                                       const TreeOptions &options);
+
+/// Repairs PATH, an .aimodel or a folder, in place: each asset strip can
+/// repair (and that holds something to strip) is replaced by its verified
+/// stripped copy, built beside it and swapped in atomically; the rest is
+/// left as it is, with the reason (StripInPlace.cpp). Errors as stripPath.
+llvm::Expected<StripReport> stripInPlace(const std::string &path,
+                                         const TreeOptions &options);
 
 /// Strips one bytecode file IN (followed, as named) into the file OUT; one
 /// that cannot be stripped is an error.

@@ -54,9 +54,11 @@ if shutil.which("script"):
 # of two folders. Tests of what only the Linux calls give require these.
 if config.posix_fallbacks.upper() in ("ON", "1", "TRUE", "YES"):
     config.available_features.add("posix-fallbacks")
+    config.substitutions.append(("%race_flags_aside", "--aside-ok"))
     config.substitutions.append(("%race_flags", "--no-exchange"))
 else:
     config.available_features.add("mount-ids")
+    config.substitutions.append(("%race_flags_aside", ""))
     config.substitutions.append(("%race_flags", ""))
 # Markdown reports are rendered as GitHub renders them.
 if shutil.which("cmark-gfm"):

@@ -13,6 +13,7 @@
 
 #include <cstdlib>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <thread>
 #include <unistd.h>
 
@@ -21,7 +22,8 @@ using namespace aimodel::cli;
 
 namespace {
 struct StripCommandOptions {
-  std::string source, file, output;
+  std::string source, file, output, backup;
+  std::vector<std::string> inPlace;
   std::string format = "text";
   std::string locations = "unknown";
   unsigned jobs = 0;
@@ -40,8 +42,60 @@ bool progressWanted(bool quiet) {
          !std::getenv("PRE_COMMIT");
 }
 
+int stripError(llvm::Error error) {
+  std::string message;
+  bool changed = false;
+  llvm::handleAllErrors(std::move(error), [&](const llvm::ErrorInfoBase &e) {
+    changed |=
+        e.convertToErrorCode() == std::errc::resource_unavailable_try_again;
+    message += (message.empty() ? "" : "; ") + e.message();
+  });
+  // A file that changed is said once, in strip's words; any other error
+  // leaves the files that changed to be said after it.
+  if (changed)
+    changedInputsAlreadySaid();
+  return usageError(message);
+}
+
+/// Every PATH in turn; the exit code is the worst of them. JSON is one
+/// report per PATH, in an array.
+int runInPlace(const StripCommandOptions &options,
+               const strip::TreeOptions &tree, ProgressLine &progress) {
+  bool findings = false;
+  nlohmann::ordered_json reports = nlohmann::ordered_json::array();
+  for (const std::string &path : options.inPlace) {
+    llvm::Expected<strip::StripReport> report = strip::stripInPlace(path, tree);
+    progress.finish();
+    if (!report)
+      return stripError(report.takeError());
+    if (options.format == "json")
+      reports.push_back(strip::toJson(*report, AIMODEL_VERSION));
+    else
+      strip::writeStripText(llvm::outs(), *report);
+    llvm::outs().flush();
+    for (const std::string &note : report->notes)
+      llvm::errs() << "aimodel strip: note: " << note << "\n";
+    findings |=
+        report->anySkipped() || (report->anyKept() && !options.allowKept);
+  }
+  if (options.format == "json")
+    llvm::outs() << reports.dump(2) << "\n";
+  return findings ? ExitFindings : ExitClean;
+}
+
 int runStrip(const StripCommandOptions &options) {
-  if (options.source.empty() == options.file.empty())
+  if (!options.inPlace.empty() &&
+      (!options.source.empty() || !options.file.empty() ||
+       !options.output.empty() || options.force))
+    return usageError("--in-place PATH... takes no SRC, --file, -o or "
+                      "--force");
+  if (options.inPlace.empty() && !options.backup.empty())
+    return usageError("--backup DIR goes with --in-place");
+  if (options.inPlace.empty() && options.output.empty())
+    return usageError("-o DST is required (or --in-place PATH...)\n"
+                      "usage: aimodel strip SRC -o DST | --file IN -o OUT | "
+                      "--in-place PATH...");
+  if (options.inPlace.empty() && options.source.empty() == options.file.empty())
     return usageError(options.file.empty()
                           ? "no SRC given (a .aimodel, a folder, or --file IN)"
                           : "give SRC or --file IN, not both");
@@ -63,26 +117,16 @@ int runStrip(const StripCommandOptions &options) {
   tree.progress = [&](size_t done, size_t total) {
     progress.update(done, total);
   };
+  tree.backup = options.backup;
+  if (!options.inPlace.empty())
+    return runInPlace(options, tree, progress);
   llvm::Expected<strip::StripReport> report =
       options.file.empty()
           ? strip::stripPath(options.source, options.output, tree)
           : strip::stripSingleFile(options.file, options.output, tree);
   progress.finish();
-  if (!report) {
-    std::string message;
-    bool changed = false;
-    llvm::handleAllErrors(
-        report.takeError(), [&](const llvm::ErrorInfoBase &e) {
-          changed |= e.convertToErrorCode() ==
-                     std::errc::resource_unavailable_try_again;
-          message += (message.empty() ? "" : "; ") + e.message();
-        });
-    // A file that changed is said once, in strip's words; any other error
-    // leaves the files that changed to be said after it.
-    if (changed)
-      changedInputsAlreadySaid();
-    return usageError(message);
-  }
+  if (!report)
+    return stripError(report.takeError());
 
   if (options.format == "json")
     llvm::outs() << strip::toJson(*report, AIMODEL_VERSION).dump(2) << "\n";
@@ -115,9 +159,11 @@ CommandRunner aimodel::cli::addStripCommand(CLI::App &app) {
       "becomes its stripped copy) or a folder (DST mirrors it, every .aimodel "
       "stripped, every other file copied; .aimodelc and symlinks skipped). "
       "Inputs are never modified; DST appears only once complete and "
-      "verified.\n\nExamples:\n"
+      "verified. --in-place PATH... repairs assets where they are "
+      "instead.\n\nExamples:\n"
       "  aimodel strip legacy/model.aimodel -o dist/model.aimodel\n"
       "  aimodel strip models -o models-stripped -j 8\n"
+      "  aimodel strip --in-place models --backup ../models-originals\n"
       "  aimodel strip --file main.mlirb -o main.stripped.mlirb\n"
       "  aimodel strip --dry-run --format json models -o out\n\n"
       "Exit codes: 0 all stripped, verified and clean; 1 something skipped "
@@ -134,7 +180,20 @@ CommandRunner aimodel::cli::addStripCommand(CLI::App &app) {
       ->check(NonEmpty);
   cmd->add_option("-o,--output", options->output,
                   "DST: must not exist (unless --force), nor lie inside SRC")
-      ->required()
+      ->check(NonEmpty);
+  cmd->add_option("--in-place", options->inPlace,
+                  "Repair each PATH (an .aimodel or a folder) in place: every "
+                  "asset with debug payload is replaced by its verified "
+                  "stripped copy, built beside it and swapped in atomically "
+                  "(a kill leaves it old or new, never half; run again to "
+                  "finish); never crosses a mount or follows a symlink")
+      ->expected(1, -1)
+      ->check(NonEmpty);
+  cmd->add_option("--backup", options->backup,
+                  "With --in-place: keep each original at DIR/<its path "
+                  "below PATH> (hard links: DIR on PATH's file system, "
+                  "outside it); without it the original is removed once the "
+                  "new one is in place")
       ->check(NonEmpty);
   cmd->add_flag("--dry-run", options->dryRun,
                 "Print what would be stripped, copied and skipped, and why; "

@@ -1,0 +1,49 @@
+//===- TreePlan.h - What a tree run will do (internal) ----------*- C++ -*-===//
+//
+// Shared by StripTree.cpp and StripInPlace.cpp: one walk of SRC, before
+// anything is written, sorts every entry into folders to make, files,
+// assets and entries to skip; a pool runs the per-entry work. Not a
+// public header.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AIMODEL_STRIP_TREEPLAN_H
+#define AIMODEL_STRIP_TREEPLAN_H
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace aimodel::strip {
+
+struct Item {
+  enum Kind { Folder, File, Asset, Skip } kind;
+  std::string rel;
+  std::string reason; ///< Skip; for an asset skipped whole (.aimodelc)
+  mode_t mode = 0;    ///< Folder
+};
+
+struct TreePlan {
+  std::vector<Item> folders; ///< walk order: every parent before its folders
+  std::vector<Item> work;    ///< files, assets and skips, sorted by path
+  mode_t rootMode = 0755;
+};
+
+/// Walks the folder `rootFd` (shown as `root`); a folder that cannot be
+/// read is an error. Folders named like strip's temporaries are skipped.
+llvm::Expected<TreePlan> planTree(int rootFd, const std::string &root);
+
+/// Runs `job(i)` for i in [0, count) on `jobs` threads. After the first
+/// failure no new job starts; errors land at their index.
+void runJobs(size_t count, unsigned jobs,
+             llvm::function_ref<llvm::Error(size_t)> job,
+             std::vector<std::string> &errors);
+
+/// The first error of runJobs, if any.
+llvm::Error firstError(const std::vector<std::string> &errors);
+
+} // namespace aimodel::strip
+
+#endif // AIMODEL_STRIP_TREEPLAN_H
