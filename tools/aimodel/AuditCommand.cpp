@@ -481,7 +481,8 @@ CommandRunner aimodel::cli::addAuditCommand(CLI::App &app) {
       ->capture_default_str();
   cmd->add_flag("--pre-commit", options->preCommit,
                 "PATHs are files (as pre-commit passes them): audit each "
-                "enclosing bundle whole, one line per failing bundle");
+                "enclosing bundle whole; every warning and error, each fix "
+                "once");
   cmd->add_flag("--allow-empty", options->allowEmpty,
                 "PATHs holding no bundle at all are a clean audit, not an "
                 "error (exit 2 without it)");
