@@ -156,8 +156,10 @@ AuditReport auditBundles(const std::vector<bundle::FoundBundle> &found,
 void writeTextReport(llvm::raw_ostream &os, const AuditReport &report,
                      bool colour, bool verbose = false);
 
-/// For pre-commit: one short line per bundle with a warning or an error,
-/// naming its worst finding and what to do about it, and a summary line.
+/// For pre-commit: every warning and error of each bundle, worst first, as
+/// the text report writes them, each distinct fix once ("PATH: fix ID:
+/// ..."), and a summary line with the command (the bundles' paths
+/// shell-quoted) that gives their full report.
 void writePreCommitReport(llvm::raw_ostream &os, const AuditReport &report,
                           bool colour);
 

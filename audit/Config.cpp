@@ -1,6 +1,7 @@
 //===- Config.cpp - The .aimodel.json audit config ------------------------===//
 
 #include "audit/Config.h"
+#include "audit/GitTracked.h"
 #include "audit/Provenance.h"
 #include "audit/ReportFiles.h"
 
@@ -266,9 +267,18 @@ bool isPrivateGroup(gid_t gid, uid_t owner) {
   return alone;
 }
 
+/// A config writable by a group with other members, trusted only if git
+/// has committed the bytes read: where it is, and the refusal otherwise.
+struct CommittedCheck {
+  std::string folder, name; ///< the real file's folder and name
+  std::string refusal;      ///< empty: no check needed
+};
+
 /// Refuses a config someone other than its reader (or root) could have
-/// written: it decides what the audit reports.
-llvm::Error checkTrusted(int fd, const std::string &file) {
+/// written: it decides what the audit reports. One its group may write is
+/// left to `check` (a clone under umask 002 of a repository committing it).
+llvm::Error checkTrusted(int fd, const std::string &file,
+                         CommittedCheck &check) {
   std::string name = support::printablePath(file);
   struct stat st;
   if (::fstat(fd, &st) != 0)
@@ -280,24 +290,32 @@ llvm::Error checkTrusted(int fd, const std::string &file) {
                               "the audit reports (--no-config audits "
                               "without it)",
                               name, st.st_uid, me));
-  // Group-writable is what a clone under umask 002 makes: harmless when the
-  // group is its owner's own private group.
-  bool groupIsOwners = isPrivateGroup(st.st_gid, st.st_uid);
-  if ((st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && !groupIsOwners))
+  if (st.st_mode & S_IWOTH)
     return fail(llvm::formatv(
-        "{0}: refused: writable by {1} (mode {2}), and a config decides what "
-        "the audit reports (chmod {3} {0}, or --no-config)",
-        name,
-        st.st_mode & S_IWOTH ? "anyone" : "its group, which has other members",
-        octalMode(st.st_mode), st.st_mode & S_IWOTH ? "o-w" : "g-w"));
+        "{0}: refused: writable by anyone (mode {1}), and a config decides "
+        "what the audit reports (chmod o-w {0}, or --no-config)",
+        name, octalMode(st.st_mode)));
   // Who may replace it: anyone who may write the folder that holds it
   // (the file's real folder where the system can say: a named config may
   // be a symlink), unless the folder is sticky.
   std::string real = support::pathOfOpenFile(fd);
-  std::string folder =
-      path::parent_path(real.empty() ? file : real, path::Style::posix).str();
+  if (real.empty())
+    real = file;
+  std::string folder = path::parent_path(real, path::Style::posix).str();
   if (folder.empty())
     folder = ".";
+  // Group-writable is what a clone under umask 002 makes: harmless when the
+  // group is its owner's own private group, or when the bytes are the ones
+  // the repository committed.
+  if ((st.st_mode & S_IWGRP) && !isPrivateGroup(st.st_gid, st.st_uid)) {
+    check.folder = folder;
+    check.name = path::filename(real, path::Style::posix).str();
+    check.refusal = llvm::formatv(
+        "{0}: refused: writable by its group, which has other members (mode "
+        "{1}), and not as committed in git; a config decides what the audit "
+        "reports (chmod g-w {0}, or --no-config)",
+        name, octalMode(st.st_mode));
+  }
   return checkFolderTrusted(folder, name);
 }
 
@@ -341,7 +359,8 @@ llvm::Expected<Config> aimodel::audit::loadConfig(llvm::StringRef file,
                                                    : support::Symlinks::Refuse);
   if (!opened)
     return fail(name + ": " + llvm::toString(opened.takeError()));
-  if (llvm::Error error = checkTrusted(opened->fd.get(), file.str()))
+  CommittedCheck committed;
+  if (llvm::Error error = checkTrusted(opened->fd.get(), file.str(), committed))
     return error;
   if (opened->size() > MaxConfigBytes)
     return fail(llvm::formatv("{0}: is {1} bytes, over the {2}-byte limit",
@@ -350,6 +369,10 @@ llvm::Expected<Config> aimodel::audit::loadConfig(llvm::StringRef file,
       support::mapRegularFile(std::move(*opened), file);
   if (!buffer)
     return fail(name + ": " + llvm::toString(buffer.takeError()));
+  if (!committed.refusal.empty() &&
+      !isCommittedContent(committed.folder, committed.name,
+                          (*buffer)->getBuffer()))
+    return fail(committed.refusal);
   llvm::Expected<Config> config = parseConfig((*buffer)->getBuffer(), file);
   if (config)
     config->digest = bundle::toHex(llvm::SHA256::hash(

@@ -1,4 +1,5 @@
 #include "audit/Config.h"
+#include "audit/GitTracked.h"
 
 #include "testing/TestFiles.h"
 
@@ -274,8 +275,9 @@ TEST(Config, UntrustedConfigsAreRefusedNamingTheFile) {
   ASSERT_FALSE(bool(group));
   std::string groupError = llvm::toString(group.takeError());
   EXPECT_NE(groupError.find("writable by its group, which has other members "
-                            "(mode 0664), and a config decides what the audit "
-                            "reports (chmod g-w "),
+                            "(mode 0664), and not as committed in git; a "
+                            "config decides what the audit reports (chmod "
+                            "g-w "),
             std::string::npos)
       << groupError;
   ASSERT_EQ(::chown(file.c_str(), 0, 0), 0);
@@ -461,4 +463,13 @@ TEST(Config, ApplyMatchesFromAnotherWorkingDirectory) {
   EXPECT_TRUE(report.bundles[0].findings.empty());
   EXPECT_EQ(report.bundles[1].findings.size(), 1u);
   EXPECT_EQ(report.countBySeverity[static_cast<int>(Severity::Warning)], 1u);
+}
+
+TEST(Config, GitBlobIdsAreGitsOwn) {
+  // `printf '{}\n' | git hash-object --stdin`, and with
+  // --object-format=sha256 (`git hash-object -t blob`).
+  EXPECT_EQ(gitBlobId("{}\n", 40), "0967ef424bce6791893e9a57bb952f80fd536e93");
+  EXPECT_EQ(gitBlobId("{}\n", 64),
+            "d31a3bcab1e8ff3781c5035c6c06b1df01708614b4b5b102e8a1a2429d092ac7");
+  EXPECT_EQ(gitBlobId("{}\n", 12), "");
 }

@@ -15,12 +15,17 @@
 using namespace aimodel;
 using namespace aimodel::audit;
 
+using support::MarkdownPlace;
+
+/// Untrusted bytes in a table cell.
 static std::string mdPath(llvm::StringRef bytes) {
-  return support::markdownEscape(support::printablePath(bytes));
+  return support::markdownEscape(support::printablePath(bytes),
+                                 MarkdownPlace::TableCell);
 }
 
 static std::string mdText(llvm::StringRef bytes) {
-  return support::markdownEscape(support::printableText(bytes));
+  return support::markdownEscape(support::printableText(bytes),
+                                 MarkdownPlace::TableCell);
 }
 
 void aimodel::audit::writeMarkdownReport(llvm::raw_ostream &os,
@@ -32,7 +37,8 @@ void aimodel::audit::writeMarkdownReport(llvm::raw_ostream &os,
   for (const std::string &sentence :
        {configSentence(report.run), baselineSentence(report.run)})
     if (!sentence.empty())
-      os << support::markdownEscape(sentence) << "\n\n";
+      os << support::markdownEscape(sentence, MarkdownPlace::LineStart)
+         << "\n\n";
   if (summary.rules.empty()) {
     os << "No findings.\n";
     return;

@@ -5,6 +5,7 @@
 #include "audit/PeopleReports.h"
 #include "support/PathText.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -261,32 +262,51 @@ nlohmann::ordered_json aimodel::audit::toJson(const AuditReport &report,
 void aimodel::audit::writePreCommitReport(llvm::raw_ostream &os,
                                           const AuditReport &report,
                                           bool colour) {
-  unsigned failing = 0;
+  std::vector<const BundleReport *> failing;
   for (const BundleReport &bundle : report.bundles) {
-    const Finding *worst = nullptr;
-    unsigned counted = 0;
-    for (const Finding &f : bundle.findings) {
-      if (f.severity == Severity::Info)
-        continue;
-      ++counted;
-      if (!worst || f.severity > worst->severity)
-        worst = &f;
-    }
-    if (!worst)
+    // Every warning and error, the worst first (a stable order within),
+    // as the text report writes them; then each distinct fix once.
+    std::vector<const Finding *> shown;
+    for (const Finding &f : bundle.findings)
+      if (f.severity != Severity::Info)
+        shown.push_back(&f);
+    if (shown.empty())
       continue;
-    ++failing;
-    os << support::printablePath(bundle.path) << ": ";
-    if (colour)
-      os << colourOf(worst->severity);
-    os << severityName(worst->severity);
-    if (colour)
-      os << "\033[0m";
-    os << ": " << worst->rule->id << " " << worst->rule->name;
-    if (counted > 1)
-      os << " (+" << counted - 1 << " more)";
-    os << ": " << fixFor(*worst, bundle) << "\n";
+    failing.push_back(&bundle);
+    llvm::stable_sort(shown, [](const Finding *a, const Finding *b) {
+      return a->severity > b->severity;
+    });
+    std::string path = support::printablePath(bundle.path);
+    for (const Finding *f : shown) {
+      os << path;
+      if (!f->file.empty())
+        os << "/" << support::printablePath(f->file);
+      os << ": ";
+      if (colour)
+        os << colourOf(f->severity);
+      os << severityName(f->severity);
+      if (colour)
+        os << "\033[0m";
+      os << ": " << support::printableText(f->message) << " [" << f->rule->id
+         << " " << f->rule->name << "]\n";
+    }
+    std::vector<std::string> fixes;
+    for (const Finding *f : shown) {
+      std::string line = (f->rule->id + ": " + fixFor(*f, bundle)).str();
+      if (!llvm::is_contained(fixes, line)) {
+        os << path << ": fix " << line << "\n";
+        fixes.push_back(std::move(line));
+      }
+    }
   }
-  if (failing)
-    os << failing << (failing == 1 ? " bundle needs" : " bundles need")
-       << " attention; details: aimodel audit PATH\n";
+  if (failing.empty())
+    return;
+  // The whole report (info findings, links) of these bundles: the command
+  // that gives it, with their own paths, ready to paste.
+  os << failing.size()
+     << (failing.size() == 1 ? " bundle needs" : " bundles need")
+     << " attention; the full report: aimodel audit";
+  for (const BundleReport *bundle : failing)
+    os << " " << support::shellArgument(bundle->path);
+  os << "\n";
 }

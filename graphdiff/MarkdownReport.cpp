@@ -14,13 +14,19 @@
 using namespace aimodel;
 using namespace aimodel::graphdiff;
 
-/// Untrusted bytes as Markdown text.
-static std::string md(llvm::StringRef bytes) {
-  return support::markdownEscape(support::printablePath(bytes));
+using support::MarkdownPlace;
+
+/// Untrusted bytes as Markdown text, in a table cell unless said.
+static std::string md(llvm::StringRef bytes,
+                      MarkdownPlace place = MarkdownPlace::TableCell) {
+  return support::markdownEscape(support::printablePath(bytes), place);
 }
 
-static std::string graphName(const GraphComparison &graph) {
-  return graphLabel(graph, " → ", support::markdownEscape);
+static std::string graphName(const GraphComparison &graph,
+                             MarkdownPlace place = MarkdownPlace::TableCell) {
+  return graphLabel(graph, " → ", [place](llvm::StringRef text) {
+    return support::markdownEscape(text, place);
+  });
 }
 
 void aimodel::graphdiff::writeMarkdownReport(llvm::raw_ostream &os,
@@ -30,7 +36,8 @@ void aimodel::graphdiff::writeMarkdownReport(llvm::raw_ostream &os,
   bool manyFiles = spansFiles(result);
   os << "### aimodel diff: " << (identical ? "✅ identical" : "❌ different")
      << "\n\n";
-  os << md(options.golden) << " → " << md(options.candidate) << "\n\n";
+  os << md(options.golden, MarkdownPlace::LineStart) << " → "
+     << md(options.candidate, MarkdownPlace::Text) << "\n\n";
   os << "**" << summaryText(result) << ".**\n\n";
   if (result.graphs.empty())
     return;
@@ -38,7 +45,8 @@ void aimodel::graphdiff::writeMarkdownReport(llvm::raw_ostream &os,
   bool interfaces = false;
   for (const GraphComparison &graph : result.graphs)
     for (const std::string &line : interfaceLines(graph)) {
-      os << "- **" << graphName(graph) << "**: " << md(line) << "\n";
+      os << "- **" << graphName(graph, MarkdownPlace::Text)
+         << "**: " << md(line, MarkdownPlace::Text) << "\n";
       interfaces = true;
     }
   if (interfaces)

@@ -4,7 +4,8 @@
 # there with LLVM's folder hidden (a tmpfs over it, in a private mount
 # namespace; said and skipped where namespaces are unavailable), each output
 # compared with the development build's; ldd must name no LLVM, MLIR, C++
-# runtime, OpenSSL or Boost library.
+# runtime, OpenSSL or Boost library; the man pages and shell completion it
+# ships match its binaries (scripts/check-user-docs.sh).
 #   scripts/check-release.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -21,9 +22,13 @@ grep '^release:' "$work/release.log" || true
 mkdir "$work/unpacked"
 tar -xzf "$archive" -C "$work/unpacked"
 root=$(ls -d "$work"/unpacked/aimodel-*)
-for f in bin/aimodel bin/aimodel-opt lib/aimodel/aimodel-mlir.so share/doc/aimodel/README.md; do
+for f in bin/aimodel bin/aimodel-opt lib/aimodel/aimodel-mlir.so share/doc/aimodel/README.md \
+         share/man/man1/aimodel.1 share/man/man1/aimodel-opt.1 \
+         share/bash-completion/completions/aimodel share/zsh/vendor-completions/_aimodel; do
   [ -e "$root/$f" ] || fail "the archive has no $f"
 done
+# Its man pages say what its binaries print; its completion works.
+"$src/scripts/check-user-docs.sh" "$root" || fail "the archive's man pages or completion are wrong"
 
 # What the binaries still load from the system.
 for f in bin/aimodel bin/aimodel-opt lib/aimodel/aimodel-mlir.so; do

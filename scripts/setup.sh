@@ -11,7 +11,7 @@ PACKAGES=(cmake ninja-build g++ pkg-config
           llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
           nlohmann-json3-dev libcli11-dev libboost-graph-dev libssl-dev
           libgtest-dev libbenchmark-dev clang libclang-rt-dev clang-format-22
-          pre-commit git chromium cmark-gfm)
+          pre-commit git chromium cmark-gfm man-db file zsh)
 
 missing_packages() {
   local p

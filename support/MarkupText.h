@@ -19,13 +19,29 @@ namespace aimodel::support {
 /// data or a quoted attribute value.
 std::string htmlEscape(llvm::StringRef text);
 
-/// `text` as inline Markdown (CommonMark and GitHub's GFM, table cells
-/// included) that renders as that text: every ASCII punctuation character
-/// is backslash-escaped (no emphasis, code, link, image, raw HTML, entity,
-/// heading, table-cell end or GFM autolink can start; an '@' is followed by
-/// an empty HTML comment, as GFM finds e-mail addresses across escapes),
-/// line breaks become spaces.
-std::string markdownEscape(llvm::StringRef text);
+/// Where in a Markdown document untrusted text goes: a GFM table cell, or
+/// running text (a paragraph or a list item, after something of the
+/// report's own), or the very start of a line, where a block may begin.
+enum class MarkdownPlace { TableCell, Text, LineStart };
+
+/// `text` as inline Markdown (CommonMark and GitHub's GFM) that renders as
+/// exactly that text, escaped only where it would be markup, so the raw
+/// file reads as the text: a backslash before punctuation or at the end,
+/// '`', '|', '*' and '~' unless spaced, '_' unless spaced or inside a
+/// word, ']' before '(' (an inline link or image), '<' where it would open
+/// a tag, comment or autolink and '&' where it would be a character
+/// reference (as "&lt;" and "&amp;"). A word GitHub would link, mention or
+/// typeset as math (holding '@', '$', "://" or "www.") is a code span
+/// instead; line breaks become spaces; at a line's start, what would begin
+/// a block (a heading, list, quote, rule, fence or link definition) is
+/// escaped.
+std::string markdownEscape(llvm::StringRef text, MarkdownPlace place);
+
+/// `text` as a Markdown code span: fenced by one backtick more than its
+/// longest run of them, padded with a space where its own first or last
+/// character would merge with the fence, '|' as "\|" in a table cell
+/// (GFM splits cells before it reads code), line breaks as spaces.
+std::string markdownCode(llvm::StringRef text, MarkdownPlace place);
 
 } // namespace aimodel::support
 

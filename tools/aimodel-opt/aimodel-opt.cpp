@@ -21,6 +21,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -28,6 +29,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <vector>
 
 using namespace aimodel;
 
@@ -65,11 +67,21 @@ int main(int argc, char **argv) {
   // line, never death by SIGPIPE nor LLVM's own pipe exit.
   llvm::InitLLVM init(argc, argv, /*InstallPipeSignalExitHandler=*/false);
   std::signal(SIGPIPE, SIG_IGN);
+  // What libLLVM registers as it loads (code generation, every target,
+  // Polly) has nothing to do with these passes: hidden from --help (shown
+  // by --help-hidden), which keeps aimodel's passes and MLIR's options.
+  std::vector<llvm::cl::Option *> llvmOwn;
+  for (auto &entry : llvm::cl::getRegisteredOptions())
+    llvmOwn.push_back(entry.second);
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
   mlir::registerPassManagerCLOptions();
   passes::registerPasses();
   mlir::PassPipelineCLParser pipeline("", "Passes to run");
+  for (llvm::cl::Option *option : llvmOwn)
+    if (option != &outputPath &&
+        !llvm::is_contained({"help", "help-list", "version"}, option->ArgStr))
+      option->setHiddenFlag(llvm::cl::Hidden);
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "aimodel-opt: run aimodel's IR passes on Core AI bytecode (any "

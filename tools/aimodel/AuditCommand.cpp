@@ -53,6 +53,7 @@ struct AuditCommandOptions {
   bool mergeReports = false; ///< --merge: the paths are shard reports
   std::string shard, config, baseline, runId, sarifRoot = ".";
   std::vector<std::string> merge, severity;
+  std::string usage; ///< the command's usage line, for a missing operand
 };
 
 void listRules(llvm::raw_ostream &os) {
@@ -92,6 +93,15 @@ std::vector<std::string> stagedDeletions() {
 
 int auditError(const llvm::Twine &message) {
   llvm::errs() << "aimodel audit: error: " << message << "\n";
+  return ExitInputError;
+}
+
+/// A request without its operands: the error, then the usage line.
+int missingOperand(const AuditCommandOptions &options,
+                   const llvm::Twine &message) {
+  auditError(message);
+  if (!options.usage.empty())
+    llvm::errs() << options.usage << "\n";
   return ExitInputError;
 }
 
@@ -211,7 +221,7 @@ int runAudit(AuditCommandOptions options) {
     options.merge = std::move(options.paths);
     options.paths.clear();
     if (options.merge.empty())
-      return auditError("--merge needs the shards' JSON reports");
+      return missingOperand(options, "--merge needs the shards' JSON reports");
     // The shards decided these; given again they would be ignored.
     if (!options.shard.empty() || options.metadataOnly ||
         !options.baseline.empty() || !options.severity.empty() ||
@@ -224,7 +234,7 @@ int runAudit(AuditCommandOptions options) {
   // The hook runs on every commit (always_run), with no file when none
   // of a bundle is staged: only its staged deletions then.
   if (options.paths.empty() && !options.preCommit)
-    return auditError("no PATH given");
+    return missingOperand(options, "no PATH given");
 
   // Everything that can be wrong with the request is refused before a
   // bundle is read.
@@ -481,7 +491,8 @@ CommandRunner aimodel::cli::addAuditCommand(CLI::App &app) {
       ->capture_default_str();
   cmd->add_flag("--pre-commit", options->preCommit,
                 "PATHs are files (as pre-commit passes them): audit each "
-                "enclosing bundle whole, one line per failing bundle");
+                "enclosing bundle whole; every warning and error, each fix "
+                "once");
   cmd->add_flag("--allow-empty", options->allowEmpty,
                 "PATHs holding no bundle at all are a clean audit, not an "
                 "error (exit 2 without it)");
@@ -494,7 +505,8 @@ CommandRunner aimodel::cli::addAuditCommand(CLI::App &app) {
   // IR rule can fire (the proof's soundness check).
   cmd->add_flag("--force-ir-import", options->forceIRImport)->group("");
 
-  return [options]() -> int {
+  return [options, cmd]() -> int {
+    options->usage = usageLine(*cmd);
     if (options->listRules) {
       if (!options->paths.empty() || options->mergeReports)
         return auditError("--list-rules takes no PATH and no other work");

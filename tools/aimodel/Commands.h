@@ -29,6 +29,20 @@ inline const CLI::Validator NonEmpty(
     },
     "NONEMPTY", "NonEmpty");
 
+/// `command`'s usage line as its --help prints it ("Usage: aimodel diff
+/// [OPTIONS] golden new"), said with an error for a missing operand.
+inline std::string usageLine(const CLI::App &command) {
+  std::string prefix;
+  for (const CLI::App *parent = command.get_parent(); parent;
+       parent = parent->get_parent())
+    prefix = parent->get_name() + (prefix.empty() ? "" : " ") + prefix;
+  std::string help = command.help(prefix);
+  size_t at = help.find("Usage:");
+  if (at == std::string::npos)
+    return "";
+  return help.substr(at, help.find('\n', at) - at);
+}
+
 CommandRunner addAuditCommand(CLI::App &app);
 CommandRunner addDiffCommand(CLI::App &app);
 CommandRunner addShowCommand(CLI::App &app);

@@ -102,6 +102,16 @@ int main(int argc, char **argv) {
     if (code != 0)
       if (std::string hint = didYouMean(app, argc, argv); !hint.empty())
         llvm::errs() << "aimodel: " << hint << "\n";
+    // A missing operand (`aimodel diff a`): the command's usage line says
+    // what it takes.
+    if (code != 0 && (dynamic_cast<const CLI::RequiredError *>(&e) ||
+                      dynamic_cast<const CLI::ArgumentMismatch *>(&e)))
+      for (int i = 1; i < argc; ++i)
+        if (CLI::App *sub = runners.count(argv[i]) ? app.get_subcommand(argv[i])
+                                                   : nullptr) {
+          llvm::errs() << usageLine(*sub) << "\n";
+          break;
+        }
     return code == 0 ? ExitClean : ExitInputError;
   }
   int code = ExitInputError;
