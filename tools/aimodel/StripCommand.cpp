@@ -24,6 +24,7 @@ namespace {
 struct StripCommandOptions {
   std::string source, file, output, backup;
   std::vector<std::string> inPlace;
+  std::string usage; ///< the usage line, for a missing operand
   std::string format = "text";
   std::string locations = "unknown";
   unsigned jobs = 0;
@@ -92,13 +93,15 @@ int runStrip(const StripCommandOptions &options) {
   if (options.inPlace.empty() && !options.backup.empty())
     return usageError("--backup DIR goes with --in-place");
   if (options.inPlace.empty() && options.output.empty())
-    return usageError("-o DST is required (or --in-place PATH...)\n"
-                      "usage: aimodel strip SRC -o DST | --file IN -o OUT | "
-                      "--in-place PATH...");
+    return usageError("--output is required (-o DST; or --in-place "
+                      "PATH...)\n" +
+                      options.usage);
   if (options.inPlace.empty() && options.source.empty() == options.file.empty())
-    return usageError(options.file.empty()
-                          ? "no SRC given (a .aimodel, a folder, or --file IN)"
-                          : "give SRC or --file IN, not both");
+    return usageError(
+        (options.file.empty()
+             ? "no SRC given (a .aimodel, a folder, or --file IN)\n"
+             : "give SRC or --file IN, not both\n") +
+        options.usage);
   strip::TreeOptions tree;
   tree.file.locations = options.locations == "op-id"
                             ? strip::LocationMode::OpId
@@ -226,5 +229,8 @@ CommandRunner aimodel::cli::addStripCommand(CLI::App &app) {
                 "Exit 0 even when debug payload must stay in a stripped "
                 "file (it is still listed)");
   cmd->add_flag("-q,--quiet", options->quiet, "No progress line");
-  return [options]() -> int { return runStrip(*options); };
+  return [options, cmd]() -> int {
+    options->usage = usageLine(*cmd);
+    return runStrip(*options);
+  };
 }
