@@ -186,22 +186,15 @@ const Rule StripRecordMismatch{
 } // namespace aimodel::audit::rules
 
 llvm::ArrayRef<const Rule *> aimodel::audit::allRules() {
-  static const Rule *const all[] = {&rules::MissingProducer,
-                                    &rules::LegacyDebugLocation,
-                                    &rules::HashMismatch,
-                                    &rules::MissingFile,
-                                    &rules::UnreadableMetadata,
-                                    &rules::UnreadableIR,
-                                    &rules::DebugPayload,
-                                    &rules::CompiledBundle,
-                                    &rules::UnexpectedFile,
-                                    &rules::Symlink,
-                                    &rules::UnknownAssetVersion,
-                                    &rules::UnverifiedLocation,
-                                    &rules::StaleCompiler,
-                                    &rules::CompiledWithoutSource,
-                                    &rules::GraphTrap,
-                                    &rules::StripRecordMismatch};
+  static const Rule *const all[] = {
+      &rules::MissingProducer,     &rules::LegacyDebugLocation,
+      &rules::HashMismatch,        &rules::MissingFile,
+      &rules::UnreadableMetadata,  &rules::UnreadableIR,
+      &rules::DebugPayload,        &rules::CompiledBundle,
+      &rules::UnexpectedFile,      &rules::Symlink,
+      &rules::UnknownAssetVersion, &rules::UnverifiedLocation,
+      &rules::StaleCompiler,       &rules::CompiledWithoutSource,
+      &rules::GraphTrap,           &rules::StripRecordMismatch};
   return all;
 }
 
