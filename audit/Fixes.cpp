@@ -1,6 +1,7 @@
 //===- Fixes.cpp - What to do about a finding, for the bundle in hand -----===//
 
 #include "audit/Fixes.h"
+#include "audit/RepairPlan.h"
 
 #include "support/GitLfsPointer.h"
 #include "support/PathText.h"
@@ -43,13 +44,12 @@ std::string aimodel::audit::fixFor(const Finding &finding,
                       "-sha256 -binary " +
                       support::shellArgument(bundle.path + "/" + ir) + " > " +
                       support::shellArgument(bundle.path + "/main.hash") + "`";
-    if (!compiled)
-      fix += ", or make a fixed copy: `aimodel strip --rehash " + path +
-             " -o " +
-             support::shellArgument(
-                 llvm::StringRef(bundle.path).drop_back(8).str() +
-                 "-rehashed.aimodel") +
-             "`";
+    // Strip checks the IR it hashes; it cannot where something else is
+    // wrong too.
+    if (repairClassOf(bundle) == RepairClass::Rehash)
+      fix += ", or let strip verify and rewrite it in place: `aimodel strip "
+             "--in-place --rehash " +
+             path + "`";
     return fix + "; else re-save the asset.";
   }
   // IR outside any asset has no asset to strip: the file is stripped alone

@@ -8,6 +8,7 @@
 
 #include "audit/Fixes.h"
 #include "audit/PeopleReports.h"
+#include "audit/RepairPlan.h"
 
 #include "support/MarkupText.h"
 #include "support/PathText.h"
@@ -26,16 +27,6 @@ static std::string htmlPath(llvm::StringRef bytes) {
 
 static std::string htmlText(llvm::StringRef bytes) {
   return support::htmlEscape(support::printableText(bytes));
-}
-
-/// The command that writes a stripped copy of `in` beside it: X.aimodel to
-/// X.stripped.aimodel, a folder to FOLDER-stripped.
-static std::string stripCommand(llvm::StringRef in) {
-  std::string out = in.ends_with(".aimodel")
-                        ? (in.drop_back(8) + ".stripped.aimodel").str()
-                        : (in + "-stripped").str();
-  return "aimodel strip " + support::shellArgument(in) + " -o " +
-         support::shellArgument(out);
 }
 
 static llvm::StringRef folderOf(llvm::StringRef path) {
@@ -144,41 +135,24 @@ void aimodel::audit::writeHtmlReport(llvm::raw_ostream &os,
        << folder.legacy << "</td></tr>\n";
   os << "</tbody>\n</table>\n";
 
-  // What strip repairs: one command per input that holds such assets.
-  std::vector<const BundleReport *> repairable;
-  for (const BundleReport &bundle : report.bundles)
-    if (stripRepairs(bundle))
-      repairable.push_back(&bundle);
+  // What strip repairs, and what it cannot (audit/RepairPlan.h). The
+  // commands are quoted for the shell already: only the markup is escaped.
+  RepairPlan plan = planRepair(report);
   os << "<h2>Repair</h2>\n";
-  if (repairable.empty()) {
-    os << "<p>No asset here is repaired by <code>aimodel strip</code>.</p>\n";
-  } else {
-    os << "<p>" << repairable.size()
-       << (repairable.size() == 1 ? " asset has" : " assets have")
-       << " debug locations or payload that <code>aimodel strip</code> "
-          "removes into a shipping copy (compiled bundles cannot be "
-          "stripped: recompile them from the stripped sources):</p>\n<pre>";
-    std::vector<std::string> commands;
-    for (const std::string &input : report.run.inputs) {
-      bool holds = llvm::any_of(repairable, [&](const BundleReport *b) {
-        return b->path == input ||
-               llvm::StringRef(b->path).starts_with(
-                   llvm::StringRef(input).rtrim('/').str() + "/");
-      });
-      if (!holds)
-        continue;
-      std::string in = llvm::StringRef(input).rtrim('/').str();
-      commands.push_back(stripCommand(in.empty() ? input : in));
-    }
-    // Inputs that are not the bundles' roots (--pre-commit's files): one
-    // command per asset.
-    if (commands.empty())
-      for (const BundleReport *bundle : repairable)
-        commands.push_back(stripCommand(bundle->path));
-    // Quoted for the shell already: only the markup is escaped.
-    for (const std::string &command : commands)
-      os << support::htmlEscape(command) << "\n";
-    os << "</pre>\n";
+  if (plan.empty())
+    os << "<p>Nothing here for <code>aimodel strip</code> to repair.</p>\n";
+  if (plan.stripped)
+    os << "<pre>" << support::htmlEscape(plan.command) << "</pre>\n<p>It "
+       << htmlText(strippedSentence(plan)) << ".</p>\n";
+  if (plan.rehashed)
+    os << "<pre>" << support::htmlEscape(plan.rehashCommand) << "</pre>\n<p>It "
+       << htmlText(rehashSentence(plan)) << ".</p>\n";
+  if (!plan.skipped.empty()) {
+    os << "<p>Not repaired by <code>aimodel strip</code>:</p>\n<ul>\n";
+    for (const RepairPlan::Skip &skip : plan.skipped)
+      os << "<li>" << htmlText(skipNoun(skip)) << ": "
+         << htmlText(skipRemedy(skip.why)) << "</li>\n";
+    os << "</ul>\n";
   }
 
   // Every finding with its fix, folder by folder.

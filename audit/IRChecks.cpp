@@ -82,6 +82,7 @@ aimodel::audit::detail::irFindings(bundle::BundleKind kind,
   std::vector<Finding> out;
   bool legacy = false;
   std::string compiledLegacy;
+  uint64_t compiledOps = 0, compiledBlockArguments = 0;
   for (const IRFileVerdict &verdict : verdicts) {
     if (verdict.unreadable)
       out.push_back(
@@ -94,10 +95,13 @@ aimodel::audit::detail::irFindings(bundle::BundleKind kind,
         if (kind == bundle::BundleKind::Asset)
           out.push_back(
               make(rules::LegacyDebugLocation, f.message, verdict.name, &f));
-        else
+        else {
+          compiledOps += f.ops;
+          compiledBlockArguments += f.blockArguments;
           compiledLegacy +=
               llvm::formatv("{0}{1} ({2})", compiledLegacy.empty() ? "" : ", ",
                             verdict.name, f.ops + f.blockArguments);
+        }
       } else if (f.ruleId == rules::DebugPayload.id) {
         out.push_back(make(rules::DebugPayload, f.message, verdict.name, &f));
       } else if (f.ruleId == rules::GraphTrap.id) {
@@ -119,7 +123,12 @@ aimodel::audit::detail::irFindings(bundle::BundleKind kind,
               "locations (locations per file: " +
               compiledLegacy +
               "); whether compiled bundles load with them is not known";
-    out.push_back(make(rules::CompiledBundle, text, ""));
+    // The counts say the call stacks are there, for what reads the report
+    // (RepairPlan.h) and not the text.
+    Finding note = make(rules::CompiledBundle, text, "");
+    note.ops = compiledOps;
+    note.blockArguments = compiledBlockArguments;
+    out.push_back(std::move(note));
   }
   return out;
 }

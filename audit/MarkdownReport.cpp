@@ -8,6 +8,7 @@
 
 #include "audit/Fixes.h"
 #include "audit/PeopleReports.h"
+#include "audit/RepairPlan.h"
 
 #include "support/MarkupText.h"
 #include "support/PathText.h"
@@ -49,6 +50,28 @@ void aimodel::audit::writeMarkdownReport(llvm::raw_ostream &os,
     os << "| " << count.rule->id << " | " << count.rule->name << " | "
        << severityName(count.severity) << " | " << count.findings << " | "
        << count.bundles << " |\n";
+
+  // What strip repairs (audit/RepairPlan.h): each command a code span of
+  // its own line, so it is copied as it is.
+  RepairPlan plan = planRepair(report);
+  if (!plan.empty()) {
+    os << "\n#### Repair\n\n";
+    if (plan.stripped)
+      os << "- " << support::markdownCode(plan.command, MarkdownPlace::Text)
+         << " "
+         << support::markdownEscape(strippedSentence(plan), MarkdownPlace::Text)
+         << "\n";
+    if (plan.rehashed)
+      os << "- "
+         << support::markdownCode(plan.rehashCommand, MarkdownPlace::Text)
+         << " "
+         << support::markdownEscape(rehashSentence(plan), MarkdownPlace::Text)
+         << "\n";
+    if (!plan.skipped.empty())
+      os << "- "
+         << support::markdownEscape(skippedSentence(plan), MarkdownPlace::Text)
+         << "\n";
+  }
 
   // Worst first, then in report order.
   std::vector<std::pair<const BundleReport *, const Finding *>> findings;

@@ -79,20 +79,3 @@ std::string aimodel::audit::baselineSentence(const RunRecord &run) {
          " not reported (baseline " +
          support::printablePath(*run.baselineFile) + ").";
 }
-
-bool aimodel::audit::stripRepairs(const BundleReport &bundle) {
-  if (bundle.kind != bundle::BundleKind::Asset)
-    return false;
-  bool repairable = false;
-  for (const Finding &f : bundle.findings) {
-    const Rule *rule = f.rule;
-    if (rule == &rules::LegacyDebugLocation || rule == &rules::DebugPayload ||
-        rule == &rules::UnverifiedLocation)
-      repairable = true;
-    else if (rule == &rules::HashMismatch || rule == &rules::MissingFile ||
-             rule == &rules::UnreadableMetadata ||
-             rule == &rules::UnreadableIR || rule == &rules::Symlink)
-      return false; // strip refuses such an asset
-  }
-  return repairable;
-}

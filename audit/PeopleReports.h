@@ -46,11 +46,6 @@ std::string configSentence(const RunRecord &run);
 /// baseline. Printable; the caller escapes it.
 std::string baselineSentence(const RunRecord &run);
 
-/// Strip repairs a portable asset's debug locations and payload (AIM002,
-/// AIM007, AIM012) when nothing else stops it (an asset it would refuse:
-/// a hash, member, metadata or IR problem).
-bool stripRepairs(const BundleReport &bundle);
-
 } // namespace aimodel::audit
 
 #endif // AIMODEL_AUDIT_PEOPLEREPORTS_H

@@ -3,6 +3,7 @@
 #include "audit/Audit.h"
 #include "audit/Fixes.h"
 #include "audit/PeopleReports.h"
+#include "audit/RepairPlan.h"
 #include "support/PathText.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -89,6 +90,15 @@ void aimodel::audit::writeTextReport(llvm::raw_ostream &os,
   for (const auto &[ruleAndFix, bundles] : fixes)
     os << "fix: " << ruleAndFix.first << " (" << plural(bundles, "bundle")
        << "): " << ruleAndFix.second << "\n";
+  // The repair, for the whole run (audit/RepairPlan.h).
+  RepairPlan plan = planRepair(report);
+  if (plan.stripped)
+    os << "repair: `" << plan.command << "` " << strippedSentence(plan) << "\n";
+  if (plan.rehashed)
+    os << "repair: `" << plan.rehashCommand << "` " << rehashSentence(plan)
+       << "\n";
+  if (!plan.skipped.empty())
+    os << "repair: " << skippedSentence(plan) << "\n";
   const auto &n = report.countBySeverity;
   os << llvm::formatv(
       "{0} audited: {1}, {2}, {3}{4}\n",

@@ -22,8 +22,10 @@ using namespace aimodel::cli;
 
 namespace {
 struct StripCommandOptions {
-  std::string source, file, output, backup;
-  std::vector<std::string> inPlace;
+  std::string file, output, backup;
+  /// SRC, or with --in-place every PATH.
+  std::vector<std::string> sources;
+  bool inPlace = false;
   std::string usage; ///< the usage line, for a missing operand
   std::string format = "text";
   std::string locations = "unknown";
@@ -64,7 +66,7 @@ int runInPlace(const StripCommandOptions &options,
                const strip::TreeOptions &tree, ProgressLine &progress) {
   bool findings = false;
   nlohmann::ordered_json reports = nlohmann::ordered_json::array();
-  for (const std::string &path : options.inPlace) {
+  for (const std::string &path : options.sources) {
     llvm::Expected<strip::StripReport> report = strip::stripInPlace(path, tree);
     progress.finish();
     if (!report)
@@ -85,18 +87,23 @@ int runInPlace(const StripCommandOptions &options,
 }
 
 int runStrip(const StripCommandOptions &options) {
-  if (!options.inPlace.empty() &&
-      (!options.source.empty() || !options.file.empty() ||
-       !options.output.empty() || options.force))
-    return usageError("--in-place PATH... takes no SRC, --file, -o or "
-                      "--force");
-  if (options.inPlace.empty() && !options.backup.empty())
+  if (options.inPlace &&
+      (!options.file.empty() || !options.output.empty() || options.force))
+    return usageError("--in-place PATH... takes no --file, -o or --force");
+  if (options.inPlace && options.sources.empty())
+    return usageError("no PATH given to repair in place (an .aimodel or a "
+                      "folder)\n" +
+                      options.usage);
+  if (!options.inPlace && !options.backup.empty())
     return usageError("--backup DIR goes with --in-place");
-  if (options.inPlace.empty() && options.output.empty())
+  if (!options.inPlace && options.output.empty())
     return usageError("--output is required (-o DST; or --in-place "
                       "PATH...)\n" +
                       options.usage);
-  if (options.inPlace.empty() && options.source.empty() == options.file.empty())
+  if (!options.inPlace && options.sources.size() > 1)
+    return usageError("one SRC with -o (several PATHs go with --in-place)\n" +
+                      options.usage);
+  if (!options.inPlace && options.sources.empty() == options.file.empty())
     return usageError(
         (options.file.empty()
              ? "no SRC given (a .aimodel, a folder, or --file IN)\n"
@@ -121,11 +128,11 @@ int runStrip(const StripCommandOptions &options) {
     progress.update(done, total);
   };
   tree.backup = options.backup;
-  if (!options.inPlace.empty())
+  if (options.inPlace)
     return runInPlace(options, tree, progress);
   llvm::Expected<strip::StripReport> report =
       options.file.empty()
-          ? strip::stripPath(options.source, options.output, tree)
+          ? strip::stripPath(options.sources.front(), options.output, tree)
           : strip::stripSingleFile(options.file, options.output, tree);
   progress.finish();
   if (!report)
@@ -174,9 +181,9 @@ CommandRunner aimodel::cli::addStripCommand(CLI::App &app) {
       "kept (unless --allow-kept); 2 usage, input, write or verification "
       "error, or a single asset or --file that cannot be stripped (nothing "
       "written).");
-  cmd->add_option("source", options->source,
-                  "An .aimodel, or a folder (a coreai-models bundle folder or "
-                  "any tree)")
+  cmd->add_option("source", options->sources,
+                  "SRC: an .aimodel, or a folder (a coreai-models bundle "
+                  "folder or any tree); with --in-place, every PATH to repair")
       ->check(NonEmpty);
   cmd->add_option("--file", options->file,
                   "Strip one bytecode file (.mlirb, .mpsgraph, ...) instead")
@@ -184,14 +191,12 @@ CommandRunner aimodel::cli::addStripCommand(CLI::App &app) {
   cmd->add_option("-o,--output", options->output,
                   "DST: must not exist (unless --force), nor lie inside SRC")
       ->check(NonEmpty);
-  cmd->add_option("--in-place", options->inPlace,
-                  "Repair each PATH (an .aimodel or a folder) in place: every "
-                  "asset with debug payload is replaced by its verified "
-                  "stripped copy, built beside it and swapped in atomically "
-                  "(a kill leaves it old or new, never half; run again to "
-                  "finish); never crosses a mount or follows a symlink")
-      ->expected(1, -1)
-      ->check(NonEmpty);
+  cmd->add_flag("--in-place", options->inPlace,
+                "Repair each PATH (an .aimodel or a folder) in place: every "
+                "asset with debug payload is replaced by its verified "
+                "stripped copy, built beside it and swapped in atomically "
+                "(a kill leaves it old or new, never half; run again to "
+                "finish); never crosses a mount or follows a symlink");
   cmd->add_option("--backup", options->backup,
                   "With --in-place: keep each original at DIR/<its path "
                   "below PATH> (hard links: DIR on PATH's file system, "

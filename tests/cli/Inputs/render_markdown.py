@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
 from html_text import visible_text  # noqa: E402
 
 ALLOWED = {"h3", "h4", "p", "strong", "table", "thead", "tbody", "tr", "th",
-           "td", "code", "br"}
+           "td", "code", "br", "ul", "li"}
 
 markdown = open(sys.argv[1], encoding="utf-8").read()
 rendered = subprocess.run(
