@@ -34,6 +34,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include <cerrno>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -158,6 +159,18 @@ llvm::Error backUp(int assetFd, const AssetScan &scan, const BackupPlace &place,
   return slot->publish(warning, *mode);
 }
 
+/// True when the folder `name` in `parentFd` is no longer `assetFd`: another
+/// run (or anything else) replaced the asset while it was read, so what
+/// went missing in it is a change, not an unreadable asset.
+static bool replacedMeanwhile(int parentFd, llvm::StringRef name, int assetFd) {
+  struct stat held, now;
+  if (::fstat(assetFd, &held) != 0)
+    return false;
+  if (::fstatat(parentFd, name.str().c_str(), &now, AT_SYMLINK_NOFOLLOW) != 0)
+    return errno == ENOENT;
+  return held.st_dev != now.st_dev || held.st_ino != now.st_ino;
+}
+
 /// Repairs the asset `rel` below `rootFd` (shown as `shown`).
 llvm::Error repairAsset(int rootFd, uint64_t rootMount, llvm::StringRef rel,
                         const std::string &shown, const TreeOptions &options,
@@ -181,11 +194,15 @@ llvm::Error repairAsset(int rootFd, uint64_t rootMount, llvm::StringRef rel,
   }
   llvm::Expected<AssetScan> scan = scanAsset(asset->get(), name, shown);
   if (!scan)
-    return takeUnusableReason(scan.takeError(), shown, outcome.skipped);
-  if (scan->skip) {
+    if (llvm::Error err =
+            takeUnusableReason(scan.takeError(), shown, outcome.skipped))
+      return err;
+  if (scan && scan->skip)
     outcome.skipped = *scan->skip;
+  if (outcome.skipped && replacedMeanwhile(parent->get(), name, asset->get()))
+    return changedWhileStripped(shown);
+  if (outcome.skipped)
     return llvm::Error::success();
-  }
   llvm::Expected<InputGuard> guard = InputGuard::foldersAbove(parent->get());
   if (!guard)
     return fileError(shown, guard.takeError());
@@ -216,6 +233,10 @@ llvm::Error repairAsset(int rootFd, uint64_t rootMount, llvm::StringRef rel,
                                         options, outcome, &folderMode),
                              shown, outcome.skipped))
     return err;
+  if (outcome.skipped && replacedMeanwhile(parent->get(), name, asset->get())) {
+    slot->discard();
+    return changedWhileStripped(shown);
+  }
   if (outcome.skipped || changesNothing(outcome)) {
     outcome.unchanged = !outcome.skipped;
     outcome.recorded = false;
@@ -298,16 +319,22 @@ aimodel::strip::stripInPlace(const std::string &path,
   std::optional<InputGuard> treeGuard;
   std::optional<BackupPlace> backup;
   if (!options.backup.empty()) {
-    if (std::error_code ec = llvm::sys::fs::create_directories(options.backup))
-      return fileError(options.backup, "cannot create: " + ec.message());
-    llvm::Expected<UniqueFd> dir =
-        support::openDirectory(options.backup, Symlinks::Follow);
-    if (!dir)
-      return fileError(options.backup, dir.takeError());
     llvm::Expected<InputGuard> guard = InputGuard::of(rootFd.get(), path);
     if (!guard)
       return guard.takeError();
     treeGuard = std::move(*guard);
+    // Checked where DIR is, or would be made, before anything is made:
+    // never a folder in the input tree, not even an empty one.
+    std::string existing = options.backup;
+    while (!llvm::sys::fs::exists(existing) &&
+           llvm::sys::path::has_parent_path(existing))
+      existing = llvm::sys::path::parent_path(existing).str();
+    if (!llvm::sys::fs::exists(existing))
+      existing = "."; // a relative DIR whose first folder is not there yet
+    llvm::Expected<UniqueFd> dir =
+        support::openDirectory(existing, Symlinks::Follow);
+    if (!dir)
+      return fileError(existing, dir.takeError());
     llvm::Expected<support::FileIdentity> id = support::identityOf(dir->get());
     if (!id)
       return fileError(options.backup, id.takeError());
@@ -316,10 +343,22 @@ aimodel::strip::stripInPlace(const std::string &path,
                        "is inside " + printablePath(path) +
                            ": the originals would be audited and repaired "
                            "as part of the tree; keep them elsewhere");
-    if (id->device != treeGuard->source().device)
+    // Hard links cross neither file systems nor mounts (bind mounts of one
+    // file system included).
+    llvm::Expected<uint64_t> backupMount = support::mountOf(dir->get());
+    llvm::Expected<uint64_t> treeMount = support::mountOf(rootFd.get());
+    if (!backupMount || !treeMount) {
+      llvm::consumeError(backupMount.takeError());
+      llvm::consumeError(treeMount.takeError());
+    }
+    if (id->device != treeGuard->source().device ||
+        (backupMount && treeMount && *backupMount != *treeMount))
       return fileError(options.backup,
-                       "is on another file system than " + printablePath(path) +
+                       "is on another file system or mount than " +
+                           printablePath(path) +
                            ": backups are hard links of the originals");
+    if (std::error_code ec = llvm::sys::fs::create_directories(options.backup))
+      return fileError(options.backup, "cannot create: " + ec.message());
     backup = BackupPlace{options.backup};
   }
 
