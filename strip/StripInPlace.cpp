@@ -272,19 +272,13 @@ aimodel::strip::stripInPlace(const std::string &path,
   report.inPlace = true;
   report.dryRun = options.dryRun;
   report.locations = options.file.locations;
-  llvm::Expected<UniqueFd> pathFd =
-      support::openDirectory(path, Symlinks::Follow);
-  if (!pathFd) {
-    std::error_code code = llvm::errorToErrorCode(pathFd.takeError());
-    if (code == std::errc::not_a_directory)
-      return fileError(path, "is a file; --in-place repairs an .aimodel or "
-                             "a folder");
-    return fileError(path, support::errnoReason(code.value()));
-  }
-  std::string kindName = bundle::namedPathKindName(path);
-  std::optional<bundle::BundleKind> kind = bundle::assetKindFromName(kindName);
-  if (kind == bundle::BundleKind::CompiledAsset)
-    return fileError(path, llvm::Twine("is a ") + kCompiledBundleReason);
+  llvm::Expected<RootFolder> root =
+      openRootFolder(path, "--in-place repairs an .aimodel or a folder");
+  if (!root)
+    return root.takeError();
+  UniqueFd *pathFd = &root->fd;
+  const std::string &kindName = root->kindName;
+  std::optional<bundle::BundleKind> kind = root->kind;
   llvm::Expected<uint64_t> rootMount = support::mountOf(pathFd->get());
   if (!rootMount)
     return fileError(path, rootMount.takeError());

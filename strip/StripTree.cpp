@@ -339,28 +339,19 @@ aimodel::strip::stripPath(const std::string &source,
   report.output = destination;
   report.dryRun = options.dryRun;
   report.locations = options.file.locations;
-  // SRC was named by the user: followed.
-  llvm::Expected<UniqueFd> sourceFd =
-      support::openDirectory(source, Symlinks::Follow);
-  if (!sourceFd) {
-    std::error_code code = llvm::errorToErrorCode(sourceFd.takeError());
-    if (code == std::errc::not_a_directory)
-      return fileError(source, "is a file; use --file to strip one "
-                               "bytecode file");
-    return fileError(source, support::errnoReason(code.value()));
-  }
-  std::string kindName = bundle::namedPathKindName(source);
-  std::optional<bundle::BundleKind> kind = bundle::assetKindFromName(kindName);
-  if (kind == bundle::BundleKind::CompiledAsset)
-    return fileError(source, llvm::Twine("is a ") + kCompiledBundleReason);
-  if (kind)
+  llvm::Expected<RootFolder> root =
+      openRootFolder(source, "use --file to strip one bytecode file");
+  if (!root)
+    return root.takeError();
+  if (root->kind)
     report.mode = StripReport::Mode::Asset;
-  llvm::Expected<InputGuard> guard = InputGuard::of(sourceFd->get(), source);
+  llvm::Expected<InputGuard> guard = InputGuard::of(root->fd.get(), source);
   if (!guard)
     return guard.takeError();
   llvm::Error err =
-      kind ? stripRootAsset(sourceFd->get(), kindName, *guard, options, report)
-           : stripRootTree(sourceFd->get(), *guard, options, report);
+      root->kind ? stripRootAsset(root->fd.get(), root->kindName, *guard,
+                                  options, report)
+                 : stripRootTree(root->fd.get(), *guard, options, report);
   if (err)
     return err;
   return report;

@@ -24,6 +24,24 @@ std::string under(const std::string &root, llvm::StringRef rel) {
 }
 } // namespace
 
+llvm::Expected<RootFolder>
+aimodel::strip::openRootFolder(const std::string &path,
+                               llvm::StringRef fileHint) {
+  llvm::Expected<support::UniqueFd> fd =
+      support::openDirectory(path, support::Symlinks::Follow);
+  if (!fd) {
+    std::error_code code = llvm::errorToErrorCode(fd.takeError());
+    if (code == std::errc::not_a_directory)
+      return fileError(path, "is a file; " + fileHint);
+    return fileError(path, support::errnoReason(code.value()));
+  }
+  RootFolder root{std::move(*fd), bundle::namedPathKindName(path), {}};
+  root.kind = bundle::assetKindFromName(root.kindName);
+  if (root.kind == bundle::BundleKind::CompiledAsset)
+    return fileError(path, llvm::Twine("is a ") + kCompiledBundleReason);
+  return root;
+}
+
 llvm::Expected<TreePlan> aimodel::strip::planTree(int rootFd,
                                                   const std::string &root) {
   TreePlan plan;

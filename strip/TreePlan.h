@@ -9,9 +9,13 @@
 #ifndef AIMODEL_STRIP_TREEPLAN_H
 #define AIMODEL_STRIP_TREEPLAN_H
 
+#include "bundle/Bundle.h"
+#include "support/SafeFile.h"
+
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -30,6 +34,17 @@ struct TreePlan {
   std::vector<Item> work;    ///< files, assets and skips, sorted by path
   mode_t rootMode = 0755;
 };
+
+/// The folder a run was named (followed: the user named it), with the
+/// asset kind its name announces. A file is refused with `fileHint` ("use
+/// --file ..."), a compiled bundle with the reason strip never strips one.
+struct RootFolder {
+  support::UniqueFd fd;
+  std::string kindName; ///< the name the kind is read from
+  std::optional<bundle::BundleKind> kind;
+};
+llvm::Expected<RootFolder> openRootFolder(const std::string &path,
+                                          llvm::StringRef fileHint);
 
 /// Walks the folder `rootFd` (shown as `root`); a folder that cannot be
 /// read is an error. Folders named like strip's temporaries are skipped.
