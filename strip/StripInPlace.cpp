@@ -388,15 +388,12 @@ aimodel::strip::stripInPlace(const std::string &path,
     if (item.kind != Item::Asset)
       return llvm::Error::success();
     AssetOutcome &outcome = outcomes[i];
-    outcome = {shown, shown, item.reason.empty() ? "aimodel" : "aimodelc"};
     llvm::scope_exit done([&] {
       if (options.progress)
         options.progress(++assetsDone, totalAssets);
     });
-    if (!item.reason.empty()) {
-      outcome.skipped = item.reason;
+    if (!beginAsset(item, shown, shown, outcome))
       return llvm::Error::success();
-    }
     return repairAsset(rootFd.get(), *rootMount, item.rel, shown, options,
                        backup ? &*backup : nullptr, outcome, notes[i]);
   };

@@ -242,15 +242,12 @@ llvm::Error stripRootTree(int sourceFd, const InputGuard &guard,
     if (item.kind != Item::Asset)
       return llvm::Error::success();
     AssetOutcome &outcome = outcomes[i];
-    outcome = {in, out, item.reason.empty() ? "aimodel" : "aimodelc"};
     llvm::scope_exit done([&] {
       if (options.progress)
         options.progress(++assetsDone, totalAssets);
     });
-    if (!item.reason.empty()) {
-      outcome.skipped = item.reason;
+    if (!beginAsset(item, in, out, outcome))
       return llvm::Error::success();
-    }
     llvm::Expected<UniqueFd> asset = openBelow(sourceFd, item.rel);
     if (!asset)
       return skipUnusable(unusableInput(in, asset.takeError()), outcome.skipped,

@@ -24,6 +24,15 @@ std::string under(const std::string &root, llvm::StringRef rel) {
 }
 } // namespace
 
+bool aimodel::strip::beginAsset(const Item &item, const std::string &in,
+                                const std::string &out, AssetOutcome &outcome) {
+  outcome = {in, out, item.reason.empty() ? "aimodel" : "aimodelc"};
+  if (item.reason.empty())
+    return true;
+  outcome.skipped = item.reason;
+  return false;
+}
+
 llvm::Expected<RootFolder>
 aimodel::strip::openRootFolder(const std::string &path,
                                llvm::StringRef fileHint) {

@@ -22,6 +22,8 @@
 
 namespace aimodel::strip {
 
+struct AssetOutcome;
+
 struct Item {
   enum Kind { Folder, File, Asset, Skip } kind;
   std::string rel;
@@ -49,6 +51,12 @@ llvm::Expected<RootFolder> openRootFolder(const std::string &path,
 /// Walks the folder `rootFd` (shown as `root`); a folder that cannot be
 /// read is an error. Folders named like strip's temporaries are skipped.
 llvm::Expected<TreePlan> planTree(int rootFd, const std::string &root);
+
+/// Starts the outcome of the asset `item`, read as `in` and written as
+/// `out`: its kind set, and skipped whole when the walk gave a reason
+/// (a compiled bundle). True when there is work left to do.
+bool beginAsset(const Item &item, const std::string &in, const std::string &out,
+                AssetOutcome &outcome);
 
 /// Runs `job(i)` for i in [0, count) on `jobs` threads. After the first
 /// failure no new job starts; errors land at their index.
