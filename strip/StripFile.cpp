@@ -65,11 +65,13 @@ llvm::Expected<FileStripResult> aimodel::strip::stripFile(
     }
     return fileError(outputName.str(), std::move(err));
   };
-  // The input's hash (main.hash is checked against it). Writing, the sink
-  // takes it from the bytes it copies; in a dry run, a second core reads
-  // the file from the start, overlapping decoding and planning.
+  // The input's hash (main.hash is checked against it): a second core
+  // reads the file from the start, overlapping decoding and planning, which
+  // would leave it idle. (Taken from the bytes copied instead, it could
+  // start only once writing does.) The file's state, checked at the end,
+  // says the bytes it hashed are the bytes that were stripped.
   std::future<llvm::Expected<bundle::Sha256Digest>> inputDigest;
-  if (options.hashInput && outputFd < 0) {
+  if (options.hashInput) {
     support::RegularFile copy{
         support::UniqueFd(::fcntl(input.fd.get(), F_DUPFD_CLOEXEC, 0)),
         input.state};
@@ -86,8 +88,7 @@ llvm::Expected<FileStripResult> aimodel::strip::stripFile(
   auto inputHash = [&](FileStripResult &result) -> llvm::Error {
     if (!options.hashInput)
       return llvm::Error::success();
-    llvm::Expected<bundle::Sha256Digest> digest =
-        inputDigest.valid() ? inputDigest.get() : sink->inputDigest();
+    llvm::Expected<bundle::Sha256Digest> digest = inputDigest.get();
     if (!digest)
       return inputError(digest.takeError());
     result.inputDigest = *digest;
@@ -129,7 +130,7 @@ llvm::Expected<FileStripResult> aimodel::strip::stripFile(
 
   // No fsync: like cp, the copy survives a killed process (the rename
   // comes after verification) but is not forced to disk.
-  sink.emplace(input.fd.get(), input.size(), outputFd, options.hashInput);
+  sink.emplace(input.fd.get(), outputFd);
   bytecode::WriteResult written;
   if (auto err = bytecode::writeBytecode(**file, plan.edits, *sink, &written))
     return sink->failedWriting() ? outputError(std::move(err))
@@ -161,10 +162,7 @@ llvm::Expected<FileStripResult> aimodel::strip::stripFile(
       keptPayloadOf(passes::scanPayload(**reread, reach), reach.opaque);
   reread->reset();
   // The hashes ran while the file was decoded and checked.
-  llvm::Expected<bundle::Sha256Digest> digest = sink->outputDigest();
-  if (!digest)
-    return outputError(digest.takeError());
-  result.outputDigest = *digest;
+  result.outputDigest = sink->outputDigest();
   result.outputSha256 = bundle::toHex(result.outputDigest);
   if (llvm::Error err = inputHash(result))
     return err;

@@ -55,28 +55,22 @@ constexpr size_t kChunkBytes = 2 << 20;
 constexpr size_t kChunksInFlight = 2;
 } // namespace
 
-/// One SHA-256 fed in order on its own thread: shared buffers, owned bytes,
-/// or ranges of a file it reads itself.
+/// One SHA-256 fed in order on its own thread: shared buffers or owned
+/// bytes.
 class HashingSink::Worker {
 public:
   using Chunk = std::shared_ptr<const char[]>;
 
-  explicit Worker(int readFd) : readFd(readFd), thread([this] { run(); }) {}
+  Worker() : thread([this] { run(); }) {}
   ~Worker() { stop(); }
 
   void push(Chunk chunk, size_t size) {
-    enqueue(Item{std::move(chunk), size, {}, {}});
+    enqueue(Item{std::move(chunk), size, {}});
   }
-  void push(std::string bytes) { enqueue(Item{{}, 0, std::move(bytes), {}}); }
-  void pushRead(bytecode::Span range) {
-    if (range.size)
-      enqueue(Item{{}, 0, {}, range});
-  }
+  void push(std::string bytes) { enqueue(Item{{}, 0, std::move(bytes)}); }
 
-  llvm::Expected<bundle::Sha256Digest> finish() {
+  bundle::Sha256Digest finish() {
     stop();
-    if (error)
-      return std::move(*error);
     return hash.finish();
   }
 
@@ -85,14 +79,13 @@ private:
     Chunk chunk;
     size_t chunkSize = 0;
     std::string owned;
-    bytecode::Span read;
   };
 
   void enqueue(Item item) {
     std::unique_lock<std::mutex> lock(mutex);
     // Bounded: a hash that falls behind holds the writer back, so memory
     // stays a few chunks whatever the file's size.
-    room.wait(lock, [&] { return chunks < kChunksInFlight || failed; });
+    room.wait(lock, [&] { return chunks < kChunksInFlight; });
     chunks += bool(item.chunk);
     queue.push_back(std::move(item));
     ready.notify_one();
@@ -110,7 +103,6 @@ private:
   }
 
   void run() {
-    std::vector<char> buffer;
     while (true) {
       Item item;
       {
@@ -121,57 +113,28 @@ private:
         item = std::move(queue.front());
         queue.pop_front();
       }
-      if (!failed) {
-        if (item.chunk)
-          hash.update(llvm::StringRef(item.chunk.get(), item.chunkSize));
-        else if (item.read.size)
-          readInto(item.read, buffer);
-        else
-          hash.update(item.owned);
-      }
+      if (item.chunk)
+        hash.update(llvm::StringRef(item.chunk.get(), item.chunkSize));
+      else
+        hash.update(item.owned);
       std::lock_guard<std::mutex> lock(mutex);
       chunks -= bool(item.chunk);
       room.notify_one();
     }
   }
 
-  void readInto(bytecode::Span range, std::vector<char> &buffer) {
-    buffer.resize(kChunkBytes);
-    for (uint64_t at = range.offset; at < range.end();) {
-      size_t want = size_t(std::min<uint64_t>(buffer.size(), range.end() - at));
-      ssize_t n = ::pread(readFd, buffer.data(), want, off_t(at));
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0) {
-        std::lock_guard<std::mutex> lock(mutex);
-        error.emplace(ioError("cannot read the input", n < 0 ? errno : EIO));
-        failed = true;
-        room.notify_all();
-        return;
-      }
-      hash.update(llvm::StringRef(buffer.data(), size_t(n)));
-      at += uint64_t(n);
-    }
-  }
-
-  int readFd;
   bundle::Sha256 hash;
   std::mutex mutex;
   std::condition_variable ready, room;
   std::deque<Item> queue;
   size_t chunks = 0;
-  bool done = false, failed = false;
-  std::optional<llvm::Error> error;
+  bool done = false;
   std::thread thread; ///< last: started once the rest exists
 };
 
-HashingSink::HashingSink(int inputFd, uint64_t inputSize, int outputFd,
-                         bool hashInput)
-    : inputFd(inputFd), outputFd(outputFd), inputSize(inputSize),
-      outputHash(std::make_unique<Worker>(-1)) {
-  if (hashInput)
-    inputHash = std::make_unique<Worker>(inputFd);
-}
+HashingSink::HashingSink(int inputFd, int outputFd)
+    : inputFd(inputFd), outputFd(outputFd),
+      outputHash(std::make_unique<Worker>()) {}
 
 HashingSink::~HashingSink() = default;
 
@@ -186,18 +149,6 @@ llvm::Error HashingSink::write(llvm::StringRef bytes) {
 }
 
 llvm::Error HashingSink::copyRange(bytecode::Span range) {
-  // The input hash takes the input in file order: what lies between copied
-  // ranges is read for it; a range behind what it has taken (never, for
-  // the writer's section order) makes it hash the whole input afresh.
-  bool inOrder = inputHash && !inputFinished && range.offset >= inputHashedTo;
-  if (inputHash && !inputFinished && !inOrder) {
-    inputHash.reset(new Worker(inputFd));
-    inputHash->pushRead(bytecode::Span{0, inputSize});
-    inputFinished = true;
-  }
-  if (inOrder)
-    inputHash->pushRead(
-        bytecode::Span{inputHashedTo, range.offset - inputHashedTo});
   for (uint64_t at = range.offset; at < range.end();) {
     size_t size = size_t(std::min<uint64_t>(kChunkBytes, range.end() - at));
     // Not zeroed: every byte is read into it.
@@ -222,14 +173,10 @@ llvm::Error HashingSink::copyRange(bytecode::Span range) {
       return err;
     }
     Worker::Chunk shared = std::move(chunk);
-    outputHash->push(shared, size);
-    if (inOrder)
-      inputHash->push(shared, size);
+    outputHash->push(std::move(shared), size);
     count += size;
     at += size;
   }
-  if (inOrder)
-    inputHashedTo = range.end();
   return llvm::Error::success();
 }
 
@@ -237,17 +184,6 @@ llvm::Expected<std::string> HashingSink::readInput(bytecode::Span range) {
   return readAt(inputFd, range);
 }
 
-llvm::Expected<bundle::Sha256Digest> HashingSink::outputDigest() {
+bundle::Sha256Digest HashingSink::outputDigest() {
   return outputHash->finish();
-}
-
-llvm::Expected<bundle::Sha256Digest> HashingSink::inputDigest() {
-  if (!inputHash)
-    return llvm::createStringError("the input was not hashed");
-  if (!inputFinished) {
-    inputHash->pushRead(
-        bytecode::Span{inputHashedTo, inputSize - inputHashedTo});
-    inputFinished = true;
-  }
-  return inputHash->finish();
 }

@@ -36,13 +36,11 @@ private:
 /// Writes to a file descriptor and hashes what it writes: main.hash must be
 /// the SHA-256 of the bytes in the file. Ranges of the input (the weights)
 /// pass through a few buffers of this process: read once with pread,
-/// written, and handed to a hashing thread, so no byte is read twice.
-/// Optionally the input is hashed on a second thread from the same
-/// buffers (the ranges between copied ones read with pread), in file order,
-/// so checking the input's main.hash costs no second read either.
+/// written, and handed to a hashing thread: the hash is of the very bytes
+/// written, whatever happens to the input meanwhile.
 class HashingSink : public bytecode::ByteSink {
 public:
-  HashingSink(int inputFd, uint64_t inputSize, int outputFd, bool hashInput);
+  HashingSink(int inputFd, int outputFd);
   ~HashingSink() override;
 
   llvm::Error write(llvm::StringRef bytes) override;
@@ -54,18 +52,14 @@ public:
   bool failedWriting() const { return writeFailed; }
 
   /// The SHA-256 of everything written.
-  llvm::Expected<bundle::Sha256Digest> outputDigest();
-  /// The SHA-256 of the whole input (hashInput only).
-  llvm::Expected<bundle::Sha256Digest> inputDigest();
+  bundle::Sha256Digest outputDigest();
 
 private:
   class Worker;
   int inputFd, outputFd;
-  uint64_t inputSize, count = 0;
-  /// Input bytes up to here are on their way into the input hash.
-  uint64_t inputHashedTo = 0;
-  bool writeFailed = false, inputFinished = false;
-  std::unique_ptr<Worker> outputHash, inputHash;
+  uint64_t count = 0;
+  bool writeFailed = false;
+  std::unique_ptr<Worker> outputHash;
 };
 
 } // namespace aimodel::strip
