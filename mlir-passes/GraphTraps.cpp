@@ -11,7 +11,7 @@ constexpr llvm::StringLiteral kIdentity[] = {"floor", "trunc", "truncate",
 constexpr llvm::StringLiteral kRound[] = {"round"};
 constexpr llvm::StringLiteral kMetal[] = {"metal4_kernel"};
 
-// Community-reported, not verified here (no device): the README's rule
+// Community-reported, not verified here (no device): docs/rules.md's rule
 // table says so, and so does every finding.
 constexpr GraphTrapEntry kTraps[] = {
     {kIdentity,

@@ -56,7 +56,8 @@ for f in bin/aimodel bin/aimodel-opt lib/aimodel/aimodel-mlir.so \
          share/man/man1/aimodel.1 share/man/man1/aimodel-audit.1 share/man/man1/aimodel-diff.1 \
          share/man/man1/aimodel-show.1 share/man/man1/aimodel-stats.1 share/man/man1/aimodel-strip.1 \
          share/man/man1/aimodel-opt.1 share/bash-completion/completions/aimodel \
-         share/zsh/vendor-completions/_aimodel; do
+         share/zsh/vendor-completions/_aimodel share/doc/aimodel/README.md \
+         share/doc/aimodel/docs/audit.md share/doc/aimodel/docs/rules.md; do
   grep -qx "./usr/$f" "$work/contents" || fail "dpkg-deb -c lists no /usr/$f"
 done
 # Stripped: no symbol table, no debug information in the package.

@@ -23,6 +23,7 @@ mkdir "$work/unpacked"
 tar -xzf "$archive" -C "$work/unpacked"
 root=$(ls -d "$work"/unpacked/aimodel-*)
 for f in bin/aimodel bin/aimodel-opt lib/aimodel/aimodel-mlir.so share/doc/aimodel/README.md \
+         share/doc/aimodel/docs/audit.md share/doc/aimodel/docs/rules.md \
          share/man/man1/aimodel.1 share/man/man1/aimodel-opt.1 \
          share/bash-completion/completions/aimodel share/zsh/vendor-completions/_aimodel; do
   [ -e "$root/$f" ] || fail "the archive has no $f"

@@ -3,6 +3,7 @@
 # package's, unpacked, or the release archive's), checked against its own
 # binaries: every page renders with man -l and says exactly what the
 # binary's --help prints (runs of blank lines aside: man squeezes them);
+# the reference page each --help names is installed;
 # bash completes commands, options and their choices; zsh reads its file.
 #   scripts/check-user-docs.sh ROOT      (ROOT holds bin/, share/man/, ...)
 set -euo pipefail
@@ -34,6 +35,24 @@ for page in aimodel aimodel-audit aimodel-diff aimodel-show aimodel-stats aimode
 done
 rm -f "$root.man.err" "$root.help" "$root.page" "$root.diff"
 
+# Every help ends with its reference, installed where it says.
+docs=0
+for cmd in "" audit diff show stats strip; do
+  # shellcheck disable=SC2086  # no command: the top-level help
+  line=$("$root/bin/aimodel" $cmd --help | grep '^Reference: ' | tail -n1)
+  [ -n "$line" ] || fail "aimodel $cmd --help names no reference"
+  if [ -z "$cmd" ]; then
+    page=share/doc/aimodel/README.md
+  else
+    [[ "$line" == *" PREFIX/share/doc/aimodel/docs/$cmd.md" ]] ||
+      fail "aimodel $cmd --help names another page: $line"
+    page=share/doc/aimodel/docs/$cmd.md
+  fi
+  [ -f "$root/$page" ] || fail "aimodel $cmd --help names $page, not installed"
+  docs=$((docs + 1))
+done
+[ -f "$root/share/doc/aimodel/docs/rules.md" ] || fail "docs/rules.md is not installed"
+
 # aimodel-opt's help shows no LLVM target flags.
 [ "$("$root/bin/aimodel-opt" --help | grep -c -i -E 'amdgpu|aarch64|x86-|polly')" = 0 ] ||
   fail "aimodel-opt --help lists LLVM target flags"
@@ -57,4 +76,4 @@ if command -v zsh > /dev/null; then
 else
   zsh_note="no zsh here: its file not parsed"
 fi
-echo "check-user-docs: $pages man pages render and match --help; bash completes; $zsh_note"
+echo "check-user-docs: $pages man pages render and match --help; $docs reference pages installed; bash completes; $zsh_note"

@@ -439,7 +439,8 @@ CommandRunner aimodel::cli::addAuditCommand(CLI::App &app) {
       "report\n\n"
       "Exit codes: 0 no finding at or above --fail-on (default error); 1 "
       "such a finding; 2 usage or input error (a PATH or folder that "
-      "cannot be read, a bad config, baseline or shard report).");
+      "cannot be read, a bad config, baseline or shard report).\n\n" +
+      referenceLine("audit"));
   cmd->add_option("--format", options->format, "Output format")
       ->check(CLI::IsMember(
           {"text", "json", "sarif", "junit", "github", "markdown", "html"}))

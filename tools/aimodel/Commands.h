@@ -43,6 +43,15 @@ inline std::string usageLine(const CLI::App &command) {
   return help.substr(at, help.find('\n', at) - at);
 }
 
+/// The last line of a command's --help: where its reference page is, in
+/// the source tree and where CMakeLists.txt installs docs/ (the .deb's
+/// prefix is /usr). `page` is "audit" for docs/audit.md.
+inline std::string referenceLine(const std::string &page) {
+  return "Reference: docs/" + page +
+         ".md; installed as /usr/share/doc/aimodel/docs/" + page +
+         ".md (.deb) or PREFIX/share/doc/aimodel/docs/" + page + ".md";
+}
+
 CommandRunner addAuditCommand(CLI::App &app);
 CommandRunner addDiffCommand(CLI::App &app);
 CommandRunner addShowCommand(CLI::App &app);

@@ -163,7 +163,8 @@ CommandRunner aimodel::cli::addDiffCommand(CLI::App &app) {
       "  aimodel diff --format html --output diff.html old.mlirb new.mlirb\n"
       "  aimodel diff --entry-point main --weights digest old.mlir new.mlir\n\n"
       "Exit codes: 0 identical, 1 different, 2 usage or input error (never "
-      "1 for an input that cannot be read).");
+      "1 for an input that cannot be read).\n\n" +
+      referenceLine("diff"));
   CLI::Option *entry = cmd->add_option(
       "--entry-point", options->entryPoint,
       "Compare only this graph (symbol name; uniquifiers ignored)");

@@ -33,7 +33,8 @@ CommandRunner aimodel::cli::addShowCommand(CLI::App &app) {
               "  aimodel show --debuginfo model.aimodel/main.mlirb\n"
               "  aimodel show --structure delegate.mpsgraph\n\n"
               "Exit codes: 0 printed, 2 usage or input error (a file that "
-              "cannot be read or decoded).");
+              "cannot be read or decoded).\n\n" +
+              referenceLine("show"));
   cmd->add_flag("--debuginfo", options->debugInfo, "Print locations");
   cmd->add_flag("--structure", options->structure,
                 "Print the dialect-neutral structure dump instead");

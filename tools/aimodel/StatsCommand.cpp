@@ -125,7 +125,8 @@ CommandRunner aimodel::cli::addStatsCommand(CLI::App &app) {
               "  aimodel stats --format json models > stats.json   # every "
               "asset below models/\n\n"
               "Exit codes: 0 every file read, 2 usage or input error (a file "
-              "that cannot be read or decoded).");
+              "that cannot be read or decoded).\n\n" +
+              referenceLine("stats"));
   cmd->add_option("--format", options->format, "Output format")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();

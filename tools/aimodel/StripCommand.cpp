@@ -181,6 +181,7 @@ CommandRunner aimodel::cli::addStripCommand(CLI::App &app) {
       "kept (unless --allow-kept); 2 usage, input, write or verification "
       "error, or a single asset or --file that cannot be stripped (nothing "
       "written).");
+  cmd->footer(referenceLine("strip"));
   cmd->add_option("source", options->sources,
                   "SRC: an .aimodel, or a folder (a coreai-models bundle "
                   "folder or any tree); with --in-place, every PATH to repair")

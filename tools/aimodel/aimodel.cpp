@@ -72,6 +72,10 @@ int main(int argc, char **argv) {
   runners["show"] = addShowCommand(app);
   runners["stats"] = addStatsCommand(app);
   runners["strip"] = addStripCommand(app);
+  // After the commands: CLI11 gives a new subcommand its parent's footer.
+  app.footer("Reference: README.md and docs/ (docs/rules.md: every rule); "
+             "installed in /usr/share/doc/aimodel/ (.deb) or "
+             "PREFIX/share/doc/aimodel/");
 
   // CLI11 would call a misspelt command "an unexpected argument" after
   // saying a subcommand is required; name the mistake instead.
