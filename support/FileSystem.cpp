@@ -58,8 +58,10 @@ llvm::Error posixRenameNoReplace(int fromDir, const std::string &from,
   }
   if (existsAt(toDir, to))
     return ioError("cannot rename", EEXIST);
+  // A folder that appeared since the check is not replaced (rename refuses
+  // a non-empty one): that is the EEXIST a caller handles.
   if (::renameat(fromDir, from.c_str(), toDir, to.c_str()) != 0)
-    return ioError("cannot rename", errno);
+    return ioError("cannot rename", errno == ENOTEMPTY ? EEXIST : errno);
   return llvm::Error::success();
 }
 #endif
@@ -124,7 +126,7 @@ llvm::Error renameNoReplace(int fromDir, llvm::StringRef from, int toDir,
   if (existsAt(toDir, t))
     return ioError("cannot rename", EEXIST);
   if (::renameat(fromDir, f.c_str(), toDir, t.c_str()) != 0)
-    return ioError("cannot rename", errno);
+    return ioError("cannot rename", errno == ENOTEMPTY ? EEXIST : errno);
   return llvm::Error::success();
 #elif defined(AIMODEL_MACOS)
   if (::renameatx_np(fromDir, f.c_str(), toDir, t.c_str(), RENAME_EXCL) != 0)
