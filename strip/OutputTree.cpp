@@ -236,6 +236,17 @@ bool aimodel::strip::isStripTemporaryName(llvm::StringRef name) {
          isTempName(name, name.take_front(at + 15));
 }
 
+std::optional<std::string>
+aimodel::strip::temporaryOwner(llvm::StringRef name) {
+  if (!isStripTemporaryName(name))
+    return std::nullopt;
+  llvm::StringRef owner =
+      name.drop_front().take_front(name.rfind(".aimodel-strip-") - 1);
+  if (owner.size() >= 200 || owner.empty())
+    return std::nullopt;
+  return owner.str();
+}
+
 //===----------------------------------------------------------------------===//
 // InputGuard
 //===----------------------------------------------------------------------===//
@@ -455,9 +466,14 @@ OutputSlot::removeStale(std::vector<std::string> &failures) {
       if (restoreAside(folder->get()))
         restored = " (" + printablePath(name_) +
                    ", left aside by an interrupted swap, put back)";
-      // Ours: all of it goes, under the guard.
+      // Ours: all of it goes, under the guard; an old DST set aside whose
+      // replacement is in place (killed before it was renamed to the
+      // output's name) too.
       err = removeEntry(folder->get(), kOutputName, guard_, false,
                         joined(entry.name, kOutputName));
+      if (!err)
+        err = removeEntry(folder->get(), kAsideName, guard_, false,
+                          joined(entry.name, kAsideName));
       if (!err && ::unlinkat(folder->get(), kMarkerName, 0) != 0 &&
           errno != ENOENT)
         err = ioFailure("cannot remove its marker", errno);

@@ -153,6 +153,10 @@ private:
 /// a tree walk never copies or repairs one.
 bool isStripTemporaryName(llvm::StringRef name);
 
+/// The name of the DST a strip temporary `name` belongs to; none when it
+/// is not one, or its name was cut to fit (DST names over 200 bytes).
+std::optional<std::string> temporaryOwner(llvm::StringRef name);
+
 /// Creates the folder `name` below `dirFd` (0700, never following a
 /// symlink) and opens it.
 llvm::Expected<support::UniqueFd> makeFolder(int dirFd, llvm::StringRef name);

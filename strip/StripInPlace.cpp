@@ -33,6 +33,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <set>
 
 #include <cerrno>
 #include <fcntl.h>
@@ -262,6 +263,72 @@ llvm::Error repairAsset(int rootFd, uint64_t rootMount, llvm::StringRef rel,
   return llvm::Error::success();
 }
 
+/// Puts back, as the next repair of it would, every asset a killed swap
+/// without RENAME_EXCHANGE (the POSIX fallback) left aside in one of its
+/// temporaries (`temporaries`, paths below `rootFd`, shown under `path`):
+/// a walk does not see a missing asset, so it is found by them. True when
+/// one was put back.
+bool restoreSetAside(int rootFd, const std::string &path,
+                     const std::vector<std::string> &temporaries,
+                     std::vector<std::string> &notes) {
+  bool restored = false;
+  std::set<std::string> tried;
+  for (const std::string &rel : temporaries) {
+    auto [parentRel, tempName] = splitRel(rel);
+    std::optional<std::string> owner = temporaryOwner(tempName);
+    std::string assetRel =
+        owner ? bundle::joinPath(parentRel, *owner) : std::string();
+    if (!owner || !tried.insert(assetRel).second)
+      continue;
+    llvm::Expected<UniqueFd> parent = openBelow(rootFd, parentRel);
+    if (!parent) {
+      llvm::consumeError(parent.takeError());
+      continue;
+    }
+    auto present = [&] {
+      struct stat st;
+      return ::fstatat(parent->get(), owner->c_str(), &st,
+                       AT_SYMLINK_NOFOLLOW) == 0 ||
+             errno != ENOENT;
+    };
+    if (present())
+      continue; // its own repair cleans up after it
+    llvm::Expected<InputGuard> guard = InputGuard::foldersAbove(parent->get());
+    std::string shown = under(path, assetRel);
+    llvm::Expected<OutputSlot> slot =
+        guard ? OutputSlot::replacing(parent->get(), *owner, shown, *guard)
+              : guard.takeError();
+    if (!slot) {
+      notes.push_back("cannot put back " + printablePath(shown) + ": " +
+                      llvm::toString(slot.takeError()));
+      continue;
+    }
+    std::vector<std::string> failures;
+    for (const std::string &stale : slot->removeStale(failures))
+      notes.push_back("removed " + printablePath(under(shown, "../" + stale)) +
+                      ", left by an interrupted run");
+    for (const std::string &failure : failures)
+      notes.push_back("cannot remove a stale temporary: " + failure);
+    restored |= present();
+  }
+  return restored;
+}
+
+/// The strip temporaries of the asset `name` in the open folder `parentFd`.
+std::vector<std::string> temporariesOf(int parentFd, llvm::StringRef name) {
+  std::vector<std::string> found;
+  llvm::Expected<std::vector<DirEntry>> entries =
+      bundle::listDirectory(parentFd);
+  if (!entries) {
+    llvm::consumeError(entries.takeError());
+    return found;
+  }
+  for (const DirEntry &e : *entries)
+    if (temporaryOwner(e.name) == name.str())
+      found.push_back(e.name);
+  return found;
+}
+
 } // namespace
 
 llvm::Expected<StripReport>
@@ -272,6 +339,22 @@ aimodel::strip::stripInPlace(const std::string &path,
   report.inPlace = true;
   report.dryRun = options.dryRun;
   report.locations = options.file.locations;
+  // An asset named as PATH that a killed swap left aside is put back
+  // first, from its folder.
+  std::string named = llvm::StringRef(path).rtrim('/').str();
+  if (struct stat st; !options.dryRun && ::lstat(named.c_str(), &st) != 0 &&
+                      errno == ENOENT &&
+                      bundle::assetKindFromName(bundle::baseName(named))) {
+    std::string folder = llvm::sys::path::parent_path(named).str();
+    if (llvm::Expected<UniqueFd> parent = support::openDirectory(
+            folder.empty() ? "." : folder, Symlinks::Follow)) {
+      std::string name = bundle::baseName(named).str();
+      restoreSetAside(parent->get(), folder.empty() ? "." : folder,
+                      temporariesOf(parent->get(), name), report.notes);
+    } else {
+      llvm::consumeError(parent.takeError());
+    }
+  }
   llvm::Expected<RootFolder> root =
       openRootFolder(path, "--in-place repairs an .aimodel or a folder");
   if (!root)
@@ -304,6 +387,9 @@ aimodel::strip::stripInPlace(const std::string &path,
     plan.work.push_back({Item::Asset, kindName});
   } else {
     llvm::Expected<TreePlan> walked = planTree(pathFd->get(), path);
+    if (walked && !options.dryRun &&
+        restoreSetAside(pathFd->get(), path, walked->temporaries, report.notes))
+      walked = planTree(pathFd->get(), path); // with what was put back
     if (!walked)
       return walked.takeError();
     plan = std::move(*walked);

@@ -69,8 +69,10 @@ llvm::Expected<TreePlan> aimodel::strip::planTree(int rootFd,
           // A temporary of another run (or an interrupted one) is that
           // run's business: never copied, never repaired.
           if (e.type == DirEntry::Type::Directory &&
-              isStripTemporaryName(e.name))
+              isStripTemporaryName(e.name)) {
+            plan.temporaries.push_back(bundle::joinPath(rel, e.name));
             continue;
+          }
           std::string path = bundle::joinPath(rel, e.name);
           std::optional<bundle::BundleKind> kind =
               bundle::assetKindFromName(e.name);

@@ -34,6 +34,9 @@ struct Item {
 struct TreePlan {
   std::vector<Item> folders; ///< walk order: every parent before its folders
   std::vector<Item> work;    ///< files, assets and skips, sorted by path
+  /// Strip temporaries found (and skipped), by path: one whose asset is
+  /// missing may hold it, set aside by a killed swap.
+  std::vector<std::string> temporaries;
   mode_t rootMode = 0755;
 };
 

@@ -109,12 +109,16 @@ if done.returncode != 0:
     fail("the last run exited %d: %s" % (done.returncode, done.stderr.decode()))
 check(runs)
 for rel in assets:
+    if not os.path.isdir(os.path.join(tree, rel)):
+        fail("the last run left %s missing" % rel)
     if files_of(os.path.join(tree, rel)) == original:
         fail("the last run left %s unstripped" % rel)
 for root, dirs, files in os.walk(work):
     for d in dirs:
         if ".aimodel-strip-" in d:
-            fail("a temporary is left: " + os.path.join(root, d))
+            left = os.path.join(root, d)
+            fail("a temporary is left: %s %s; the last run said: %s" % (
+                left, sorted(os.listdir(left)), done.stderr.decode()))
 if killed < runs // 2:
     fail("only %d of %d runs were killed mid-run: the tree is too small" %
          (killed, runs))
