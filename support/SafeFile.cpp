@@ -261,10 +261,14 @@ llvm::Expected<RegularFile> openRegularFile(int dirFd, llvm::StringRef name,
     return fail(EINVAL, "is not a regular file");
   if (parent->trailingSlash)
     return fail(ENOTDIR, "cannot open: " + errnoReason(ENOTDIR));
-  // A regular file never blocks: clear O_NONBLOCK for ordinary reads.
-  int status = ::fcntl(fd, F_GETFL);
-  if (status < 0 || ::fcntl(fd, F_SETFL, status & ~O_NONBLOCK) != 0)
+#if !defined(__linux__) || defined(AIMODEL_POSIX_FALLBACKS)
+  // A regular file never blocks: clear O_NONBLOCK for ordinary reads. The
+  // flags are the ones just opened with, so no F_GETFL is needed.
+  if (::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK & ~O_CLOEXEC) != 0)
     return fail(errno, "cannot open: " + errnoReason(errno));
+#endif
+  // On Linux O_NONBLOCK has no effect on a regular file (open(2)), so it is
+  // left set: two system calls fewer per file, 6 per audited bundle.
   file.state = stateFrom(st);
   return file;
 }

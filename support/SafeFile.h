@@ -106,7 +106,8 @@ struct RegularFile {
 /// THE open: `name` relative to the directory `dirFd` (AT_FDCWD: the current
 /// directory) is opened O_RDONLY|O_NONBLOCK|O_CLOEXEC (|O_NOFOLLOW, each
 /// component, under Refuse), fstat'd, refused unless a regular file, and
-/// then made blocking again. Errors carry the errno as their code and say
+/// then made blocking again (where O_NONBLOCK affects regular files; not
+/// on Linux). Errors carry the errno as their code and say
 /// what happened: "is a symlink; not followed", "is a directory", "is not a
 /// regular file", "cannot open: permission denied", "cannot open: no such
 /// file or directory", ...; a folder on the way that fails names itself.

@@ -12,7 +12,9 @@ locations, no producer), so every bundle has IR-rule evidence. With
 --compiled-mlirb a third of the N bundles are compiled .aimodelc (C as their
 main-h18p.mlirb and delegate graph, a stats.json), each compiled from one of
 the sources and kept in a folder of its own (compiled/group-XXX), so every
-link crosses the tree.
+link crosses the tree. --legacy-mlirb and --release-mlirb may each name
+several files: bundle i takes file i // 4 (legacy) or i (release) modulo
+their count, so a tree of realistic assets is not one file 10,000 times.
 Deterministic: the same arguments write the same bytes.
 """
 import argparse
@@ -25,21 +27,27 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out")
     parser.add_argument("--bundles", type=int, default=10000)
-    parser.add_argument("--legacy-mlirb", required=True)
+    parser.add_argument("--legacy-mlirb", required=True, nargs="+")
     parser.add_argument("--modern-mlirb", required=True)
-    parser.add_argument("--release-mlirb")
+    parser.add_argument("--release-mlirb", nargs="+")
     parser.add_argument("--compiled-mlirb")
     args = parser.parse_args()
 
     templates = {}
-    sources = [("legacy", args.legacy_mlirb), ("modern", args.modern_mlirb)]
+    sources = [("legacy", args.legacy_mlirb), ("modern", [args.modern_mlirb])]
     if args.release_mlirb:
         sources.append(("release", args.release_mlirb))
     rest = "release" if args.release_mlirb else "modern"
-    for kind, path in sources:
-        with open(path, "rb") as f:
-            data = f.read()
-        templates[kind] = (data, hashlib.sha256(data).digest())
+    for kind, paths in sources:
+        templates[kind] = []
+        for path in paths:
+            with open(path, "rb") as f:
+                data = f.read()
+            templates[kind].append((data, hashlib.sha256(data).digest()))
+
+    def template(kind, i):
+        choices = templates[kind]
+        return choices[(i // 4 if kind == "legacy" else i) % len(choices)]
 
     compiled = args.bundles // 3 if args.compiled_mlirb else 0
     sources = args.bundles - compiled
@@ -50,7 +58,7 @@ def main():
         metadata = {"assetVersion": "2.0", "creationDate": "20260614T071406Z"}
         if kind == "modern":
             metadata["producer"] = "coreai-core 1.0.0b2"
-        data, digest = templates[kind]
+        data, digest = template(kind, i)
         with open(os.path.join(folder, "metadata.json"), "w") as f:
             json.dump(metadata, f, indent=2, sort_keys=True)
         with open(os.path.join(folder, "main.mlirb"), "wb") as f:
@@ -71,7 +79,7 @@ def main():
         os.makedirs(delegates, exist_ok=True)
         metadata = {"assetVersion": "2.0", "creationDate": "20260706T120000Z",
                     "producer": "coreai-build-3600.83.1",
-                    "sourceHash": templates[kind][1].hex().upper()}
+                    "sourceHash": template(kind, i)[1].hex().upper()}
         with open(os.path.join(folder, "metadata.json"), "w") as f:
             json.dump(metadata, f, indent=2, sort_keys=True)
         with open(os.path.join(folder, "main-h18p.mlirb"), "wb") as f:
