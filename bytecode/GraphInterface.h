@@ -17,6 +17,10 @@
 
 #include "bytecode/BytecodeReader.h"
 
+#include "llvm/ADT/SmallVector.h"
+
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +46,48 @@ bool isStateType(const BytecodeFile &file, uint64_t type);
 
 /// The type of a value.
 uint64_t valueType(const BytecodeFile &file, const ValueRef &value);
+
+/// A dynamic dim in the shapes below (MLIR's ShapedType::kDynamic).
+inline constexpr int64_t kDynamicDim = std::numeric_limits<int64_t>::min();
+
+using Shape = llvm::SmallVector<int64_t, 4>;
+
+/// The dims of `type` when it is a ranked tensor, or a private type written
+/// as text around one (a state `!coreai.handle<tensor<1x8x?x64xf16>>`);
+/// nullopt when no shape can be read.
+std::optional<Shape> tensorShape(const BytecodeFile &file, uint64_t type);
+
+/// The top-level function ops an app calls: ops directly in the module's
+/// body that hold a graph (a region with a block) and that no symbol
+/// reference anywhere in the file names (composites and callees are named
+/// by the ops that invoke them).
+std::vector<uint32_t> entryGraphs(const BytecodeFile &file);
+
+/// One input or output of an entry graph, with everything owned: for rules
+/// that read the facts after the file is closed.
+struct PortFacts {
+  std::string name; ///< display name; empty when the IR gives none
+  std::string type; ///< as MLIR prints it (TypeText.h)
+  std::optional<Shape> shape;
+  bool state = false;
+  /// A private, custom-encoded type: neither its shape nor whether it is a
+  /// state can be read.
+  bool opaque = false;
+};
+
+struct EntryGraphFacts {
+  std::string name; ///< its symbol; empty when it cannot be read
+  std::vector<PortFacts> inputs, outputs;
+
+  /// Its states: the state inputs (handles), or failing those the state
+  /// outputs, so a state read and written counts once.
+  size_t states() const;
+  /// Whether every port's type could be read (no opaque port).
+  bool readable() const;
+};
+
+/// The interfaces of the entry graphs, in file order.
+std::vector<EntryGraphFacts> entryGraphFacts(const BytecodeFile &file);
 
 } // namespace aimodel::bytecode
 
