@@ -309,7 +309,9 @@ aimodel::bundle::resolveAssetLayout(BundleKind kind, llvm::StringRef dirName,
                .str();
   }
   layout.ir = "main-" + arch + ".mlirb";
-  layout.optionalMembers = {"main-" + arch + "-delegates", "stats.json"};
+  layout.arch = arch;
+  layout.delegates = "main-" + arch + "-delegates";
+  layout.optionalMembers = {layout.delegates, "stats.json"};
   return layout;
 }
 

@@ -92,6 +92,9 @@ struct AssetLayout {
   std::string metadata; ///< always "metadata.json"
   std::string hash;     ///< always "main.hash"
   std::string ir; ///< "main.mlirb", or "main-<arch>.mlirb"; empty if unknown
+  /// A compiled asset's architecture ("h18p") and the folder of its
+  /// delegate graphs ("main-h18p-delegates"); empty when unknown.
+  std::string arch, delegates;
   std::vector<std::string> optionalMembers; ///< known, not required
   std::string problem; ///< why `ir` could not be determined, if it could not
 };

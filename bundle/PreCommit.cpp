@@ -52,64 +52,13 @@ Presence presence(const std::string &path) {
   return S_ISDIR(st.st_mode) ? Presence::Directory : Presence::Other;
 }
 
-/// Whether a folder is a coreai-models bundle folder, remembered because
-/// the files of one commit share their folders.
-class BundleFolders {
-public:
-  bool is(const std::string &folder) {
-    auto [it, inserted] = known.try_emplace(folder, false);
-    if (inserted)
-      it->second = check(folder);
-    return it->second;
-  }
-
-private:
-  static bool check(const std::string &folder) {
-    // Named on the command line by the hook, so followed like any root.
-    llvm::Expected<support::UniqueFd> fd =
-        support::openDirectory(folder, support::Symlinks::Follow);
-    if (!fd) {
-      llvm::consumeError(fd.takeError()); // gone, or not a folder
-      return false;
-    }
-    llvm::Expected<std::vector<DirEntry>> entries = listDirectory(fd->get());
-    if (!entries) {
-      llvm::consumeError(entries.takeError());
-      return false;
-    }
-    return isBundleDir(fd->get(), *entries);
-  }
-
-  std::map<std::string, bool> known;
-};
-
-/// The nearest bundle folder among the first `count` components' prefixes
-/// of `path`, deepest first, then "." or "/"; "" if none.
-std::string enclosingBundleFolder(llvm::StringRef path,
-                                  const std::vector<Component> &components,
-                                  size_t count, BundleFolders &folders) {
-  for (size_t i = count; i-- > 0;) {
-    std::string prefix = path.take_front(components[i].end).str();
-    if (folders.is(prefix))
-      return prefix;
-  }
-  llvm::StringRef first =
-      components.empty() ? llvm::StringRef()
-                         : path.slice(components[0].begin, components[0].end);
-  std::string top;
-  if (path.starts_with("/"))
-    top = "/";
-  else if (first != "." && first != "..")
-    top = "."; // a relative path's folders end at the current one
-  return !top.empty() && folders.is(top) ? top : std::string();
-}
 } // namespace
 
 std::vector<std::string>
 aimodel::bundle::bundlesForFiles(const std::vector<std::string> &files,
                                  std::vector<std::string> &ignored) {
   std::set<std::string> bundles; // std::string orders by unsigned bytes
-  BundleFolders folders;
+  BundleFolderCache folders;     // the files of one commit share folders
   for (const std::string &given : files) {
     // A ".." is resolved lexically, as git names files:
     // "b.aimodel/../a.aimodel/x" is a file of a.aimodel, never of b.aimodel.
@@ -143,9 +92,9 @@ aimodel::bundle::bundlesForFiles(const std::vector<std::string> &files,
     } else if (count > 0 && presence(file) != Presence::Directory) {
       --count;
     }
-    std::string folder =
-        file.empty() ? std::string()
-                     : enclosingBundleFolder(path, components, count, folders);
+    std::string folder = file.empty()
+                             ? std::string()
+                             : nearestBundleFolder(path, count, folders);
     if (folder.empty())
       ignored.push_back(given);
     else

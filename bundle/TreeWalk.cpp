@@ -9,9 +9,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <optional>
 #include <set>
 #include <sys/stat.h>
 #include <tuple>
+#include <unistd.h>
 
 using namespace aimodel::bundle;
 using aimodel::support::printablePath;
@@ -31,6 +33,61 @@ bool aimodel::bundle::isBundleDir(int dirFd,
   });
 }
 
+bool BundleFolderCache::isBundleFolder(const std::string &folder) {
+  auto [it, inserted] = known.try_emplace(folder, false);
+  if (!inserted)
+    return it->second;
+  llvm::Expected<support::UniqueFd> fd =
+      support::openDirectory(folder, support::Symlinks::Follow);
+  if (!fd) {
+    llvm::consumeError(fd.takeError()); // gone, or not a folder
+    return false;
+  }
+  llvm::Expected<std::vector<DirEntry>> entries = listDirectory(fd->get());
+  if (!entries) {
+    llvm::consumeError(entries.takeError());
+    return false;
+  }
+  return it->second = isBundleDir(fd->get(), *entries);
+}
+
+/// The end offsets of `path`'s non-empty components.
+static std::vector<size_t> componentEnds(llvm::StringRef path) {
+  std::vector<size_t> ends;
+  for (size_t begin = 0; begin < path.size();) {
+    size_t end = std::min(path.find('/', begin), path.size());
+    if (end > begin)
+      ends.push_back(end);
+    begin = end + 1;
+  }
+  return ends;
+}
+
+size_t aimodel::bundle::pathDepth(llvm::StringRef path) {
+  return componentEnds(path).size();
+}
+
+std::string aimodel::bundle::nearestBundleFolder(llvm::StringRef path,
+                                                 size_t depth,
+                                                 BundleFolderCache &cache) {
+  std::vector<size_t> ends = componentEnds(path);
+  for (size_t i = std::min(depth, ends.size()); i-- > 0;) {
+    std::string prefix = path.take_front(ends[i]).str();
+    if (cache.isBundleFolder(prefix))
+      return prefix;
+  }
+  llvm::StringRef first =
+      path.take_front(ends.empty() ? 0 : ends[0]).drop_while([](char c) {
+        return c == '/';
+      });
+  std::string top;
+  if (path.starts_with("/"))
+    top = "/";
+  else if (first != "." && first != "..")
+    top = "."; // a relative path's folders end at the current one
+  return !top.empty() && cache.isBundleFolder(top) ? top : std::string();
+}
+
 namespace {
 
 using Identity = std::pair<uint64_t, uint64_t>; // device, inode
@@ -40,6 +97,16 @@ struct Candidate {
   FoundBundle bundle;
   Identity identity;
   bool walked;
+  size_t root = 0; ///< which PATH it was found through
+};
+
+/// What a PATH says of the bundles found through it.
+struct RootFacts {
+  std::string path;          ///< normalised
+  std::string symlinkTarget; ///< when the PATH itself is a symlink
+  bool isSymlink = false;
+  /// Computed on demand: the nearest bundle folder above the PATH.
+  std::optional<std::string> folderAbove;
 };
 
 /// Strips trailing slashes so "a/" and "a" report the same paths.
@@ -94,7 +161,7 @@ bool isBytecodeFile(llvm::Expected<aimodel::support::RegularFile> file) {
 }
 
 /// Walks one root folder, already open and listed.
-void walkRoot(const std::string &root, int rootFd,
+void walkRoot(const std::string &root, size_t rootIndex, int rootFd,
               const std::vector<DirEntry> &top, std::set<Identity> &entered,
               std::vector<Candidate> &found, WalkResult &result) {
   std::vector<WalkError> errors = walkFolders(
@@ -108,7 +175,7 @@ void walkRoot(const std::string &root, int rootFd,
                                               : Identity(0, 0);
           FoundBundle bundle{dir, BundleKind::BundleDir};
           bundle.named = rel.empty();
-          found.push_back({std::move(bundle), id, true});
+          found.push_back({std::move(bundle), id, true, rootIndex});
         }
         for (const DirEntry &entry : entries)
           if (entry.type == DirEntry::Type::File &&
@@ -120,7 +187,8 @@ void walkRoot(const std::string &root, int rootFd,
             found.push_back(
                 {{joinPath(dir, entry.name), BundleKind::IRFile, entry.type},
                  {entry.device, entry.inode},
-                 true});
+                 true,
+                 rootIndex});
           else if (std::optional<BundleKind> kind =
                        assetKindFromName(entry.name))
             // Assets are leaves: their insides are checked by the audit,
@@ -128,7 +196,8 @@ void walkRoot(const std::string &root, int rootFd,
             found.push_back({{joinPath(dir, entry.name), *kind, entry.type,
                               entry.symlinkTarget},
                              {entry.device, entry.inode},
-                             true});
+                             true,
+                             rootIndex});
       },
       [&](const DirEntry &entry) {
         // A folder reached again under another root is not walked twice.
@@ -141,6 +210,44 @@ void walkRoot(const std::string &root, int rootFd,
                             ": cannot read directory: " + error.reason);
 }
 
+/// Sets each bundle's bundleFolder and viaSymlink: the nearest bundle
+/// folder the walk met above it, else the nearest above its PATH (looked
+/// for once per PATH, and only when a bundle needs it).
+void placeInBundleFolders(std::vector<Candidate> &found,
+                          std::vector<RootFacts> &roots) {
+  std::set<std::string> walkedFolders;
+  for (const Candidate &c : found)
+    if (c.bundle.kind == BundleKind::BundleDir)
+      walkedFolders.insert(c.bundle.path);
+  BundleFolderCache cache;
+  for (Candidate &c : found) {
+    RootFacts &root = roots[c.root];
+    if (root.isSymlink) {
+      c.bundle.viaSymlink = root.path;
+      c.bundle.viaSymlinkTarget = root.symlinkTarget;
+    }
+    if (c.bundle.kind == BundleKind::BundleDir)
+      continue;
+    llvm::StringRef path(c.bundle.path);
+    std::string rootPath = normaliseRoot(root.path);
+    for (size_t slash = path.rfind('/');
+         slash != llvm::StringRef::npos && slash >= rootPath.size();
+         slash = slash ? path.rfind('/', slash - 1) : llvm::StringRef::npos)
+      if (walkedFolders.count(path.take_front(slash).str())) {
+        c.bundle.bundleFolder = path.take_front(slash).str();
+        break;
+      }
+    if (!c.bundle.bundleFolder.empty())
+      continue;
+    // Above the PATH: the folder it names is not one (the walk would have
+    // said), so the search starts at its parent.
+    if (!root.folderAbove)
+      root.folderAbove =
+          nearestBundleFolder(rootPath, pathDepth(rootPath) - 1, cache);
+    c.bundle.bundleFolder = *root.folderAbove;
+  }
+}
+
 } // namespace
 
 llvm::Expected<WalkResult>
@@ -148,8 +255,11 @@ aimodel::bundle::findBundles(const std::vector<std::string> &roots) {
   WalkResult result;
   std::vector<Candidate> found;
   std::set<Identity> entered; // folders walked, over all roots
+  std::vector<RootFacts> rootFacts;
   for (const std::string &given : roots) {
     std::string root = normaliseRoot(given);
+    size_t rootIndex = rootFacts.size();
+    rootFacts.push_back({given});
     struct stat st;
     // The roots themselves are followed: the user named them explicitly.
     if (int error = statRoot(root, st))
@@ -157,6 +267,16 @@ aimodel::bundle::findBundles(const std::vector<std::string> &roots) {
           std::error_code(error, std::generic_category()), "%s: %s",
           printablePath(given).c_str(), support::errnoReason(error).c_str());
     Identity id(st.st_dev, st.st_ino);
+    // A PATH given through a symlink is followed, and said (AIM029).
+    if (struct stat link; root.size() < PATH_MAX &&
+                          ::lstat(root.c_str(), &link) == 0 &&
+                          S_ISLNK(link.st_mode)) {
+      rootFacts.back().isSymlink = true;
+      char target[PATH_MAX];
+      ssize_t length = ::readlink(root.c_str(), target, sizeof target);
+      if (length > 0)
+        rootFacts.back().symlinkTarget.assign(target, size_t(length));
+    }
     std::string kindName = namedPathKindName(root);
     std::optional<BundleKind> kind = assetKindFromName(kindName);
     if (!kind && S_ISREG(st.st_mode)) {
@@ -173,7 +293,7 @@ aimodel::bundle::findBundles(const std::vector<std::string> &roots) {
       if (*bytecode) {
         FoundBundle file{root, BundleKind::IRFile, DirEntry::Type::File};
         file.named = true;
-        found.push_back({std::move(file), id, false});
+        found.push_back({std::move(file), id, false, rootIndex});
         continue;
       }
     }
@@ -188,7 +308,7 @@ aimodel::bundle::findBundles(const std::vector<std::string> &roots) {
                                              : DirEntry::Type::File,
                          "", kindName};
       bundle.named = true;
-      found.push_back({std::move(bundle), id, false});
+      found.push_back({std::move(bundle), id, false, rootIndex});
       continue;
     }
     if (!entered.insert(id).second)
@@ -204,8 +324,9 @@ aimodel::bundle::findBundles(const std::vector<std::string> &roots) {
           code, "%s: %s", printablePath(given).c_str(),
           support::errnoReason(code.value()).c_str());
     }
-    walkRoot(root, fd->get(), *top, entered, found, result);
+    walkRoot(root, rootIndex, fd->get(), *top, entered, found, result);
   }
+  placeInBundleFolders(found, rootFacts);
 
   // A path both named (followed) and walked (lstat) is reported as walked:
   // a symlink inside a searched tree is always reported as one.

@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,13 @@ struct FoundBundle {
   /// Named on the command line, so its last component may be a symlink to
   /// follow; a bundle met by the walk never is.
   bool named = false;
+  /// The nearest coreai-models bundle folder holding it: the walk's, else
+  /// the nearest above the PATH it was found through; "" if none. A path
+  /// that `path` starts with ("." holds "./x.aimodel" and "x.aimodel").
+  std::string bundleFolder;
+  /// When the PATH it was found through is itself a symlink (followed, as
+  /// it was named): that PATH as given, and what the link says.
+  std::string viaSymlink, viaSymlinkTarget;
 
   /// The name that announces the kind (and a compiled asset's arch).
   llvm::StringRef kindName() const {
@@ -54,6 +62,26 @@ struct WalkResult {
 /// opened relative to their parent's descriptor, so depth and path length
 /// never matter.
 llvm::Expected<WalkResult> findBundles(const std::vector<std::string> &roots);
+
+/// Which folders are coreai-models bundle folders, asked by path (followed,
+/// as a PATH the user names is) and remembered.
+class BundleFolderCache {
+public:
+  bool isBundleFolder(const std::string &folder);
+
+private:
+  std::map<std::string, bool> known;
+};
+
+/// The nearest bundle folder among the prefixes of `path` made of its first
+/// `depth` components (empty ones skipped), deepest first, then "." for a
+/// relative path (one not starting with "." or "..") or "/" for an absolute
+/// one; "" if none is.
+std::string nearestBundleFolder(llvm::StringRef path, size_t depth,
+                                BundleFolderCache &cache);
+
+/// How many components `path` has (empty ones skipped): "a//b/" has 2.
+size_t pathDepth(llvm::StringRef path);
 
 /// True when the open directory `dirFd` (not itself an asset) is a
 /// coreai-models bundle folder: its metadata.json has "metadata_version", or it
