@@ -65,6 +65,10 @@ struct BundleReport {
   std::optional<SourceLink> source;
   /// A portable asset's compiled bundles in the audited paths, by path.
   std::vector<std::string> compiled;
+  /// The runtime-contract rules (audit/RuntimeContract.h) whose inputs the
+  /// bundle had, so they ran: by ID. One whose input it lacks (no bundle
+  /// folder, no tokenizer, an interface the IR does not show) is not here.
+  std::vector<const Rule *> rulesRun;
 
   /// "path/file" of a finding, or the bundle path for one about the bundle.
   std::string pathOf(const Finding &finding) const {

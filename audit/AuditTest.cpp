@@ -36,6 +36,22 @@ const std::string kIR = aimodel::testing::minimalBytecode().str();
 /// What every compiled asset written here gets: AIM008 names its compiler.
 const std::string kCompiledByP =
     "AIM008 : compiled by p, from source of unknown hash (no sourceHash)";
+/// And AIM030, how an h18p bundle loads.
+const std::string kLoadsH18p =
+    "AIM030 : compiled for 'h18p' (a device identifier's major version: "
+    "iPhone18,x is h18p, Mac16,x h16c; coreai-build accepts any name); load "
+    "it with SpecializationOptions.default() or .cpuOnly(): asking for a "
+    "compute unit re-specializes it on the device (doctor AOTC-ARCH-NAME, "
+    "AOTC-LOAD-OPTIONS; 3P, not verified here)";
+/// And AIM031 when its delegates hold no ANE region.
+std::string noANERegion(const std::string &found) {
+  return "AIM031 main-h18p-delegates: no ANE region: " + found +
+         "; it runs on the GPU or CPU only; coreai-build writes such a bundle "
+         "and exits 0 when its ANE compile fails (apple/coreai-models#205; "
+         "3P, not verified here)";
+}
+const std::string kOnlyMPSGraph = noANERegion(
+    "no ANE_region file below main-h18p-delegates (delegates: MPSGraph)");
 
 BundleReport auditDir(const std::string &path, bundle::BundleKind kind) {
   return auditBundle({path, kind});
@@ -78,7 +94,7 @@ TEST(Audit, MissingProducerOnlyForPortableAssets) {
             std::vector<std::string>{"AIM001"});
   EXPECT_EQ(ruleIds(auditDir(dir.path("a.h18p.aimodelc"),
                              bundle::BundleKind::CompiledAsset)),
-            std::vector<std::string>{"AIM008"});
+            (std::vector<std::string>{"AIM008", "AIM030", "AIM031"}));
 }
 
 TEST(Audit, SeverityCountsAndWorst) {
@@ -96,15 +112,38 @@ TEST(Audit, RuleIdsAreStableAndOrdered) {
   for (const Rule *rule : allRules())
     ids.push_back((rule->id + " " + rule->name).str());
   EXPECT_EQ(ids,
-            (std::vector<std::string>{
-                "AIM001 missing-producer", "AIM002 legacy-debug-location",
-                "AIM003 hash-mismatch", "AIM004 missing-file",
-                "AIM005 unreadable-metadata", "AIM006 unreadable-ir",
-                "AIM007 debug-payload", "AIM008 compiled-bundle",
-                "AIM009 unexpected-file", "AIM010 symlink",
-                "AIM011 unknown-asset-version", "AIM012 unverified-location",
-                "AIM013 stale-compiler", "AIM014 compiled-without-source",
-                "AIM015 graph-trap", "AIM016 strip-record-mismatch"}));
+            (std::vector<std::string>{"AIM001 missing-producer",
+                                      "AIM002 legacy-debug-location",
+                                      "AIM003 hash-mismatch",
+                                      "AIM004 missing-file",
+                                      "AIM005 unreadable-metadata",
+                                      "AIM006 unreadable-ir",
+                                      "AIM007 debug-payload",
+                                      "AIM008 compiled-bundle",
+                                      "AIM009 unexpected-file",
+                                      "AIM010 symlink",
+                                      "AIM011 unknown-asset-version",
+                                      "AIM012 unverified-location",
+                                      "AIM013 stale-compiler",
+                                      "AIM014 compiled-without-source",
+                                      "AIM015 graph-trap",
+                                      "AIM016 strip-record-mismatch",
+                                      "AIM017 state-count",
+                                      "AIM018 single-token-graph",
+                                      "AIM019 vocab-size-mismatch",
+                                      "AIM020 tokenizer-overflow",
+                                      "AIM021 dynamic-kv-long-context",
+                                      "AIM022 incomplete-language-bundle",
+                                      "AIM023 chat-template-missing",
+                                      "AIM024 chat-template-absent",
+                                      "AIM025 eos-not-in-template",
+                                      "AIM026 tokenizer-class-unregistered",
+                                      "AIM027 large-portable-graph",
+                                      "AIM028 memory-entitlement",
+                                      "AIM029 symlinked-asset-path",
+                                      "AIM030 compiled-load-contract",
+                                      "AIM031 no-ane-region",
+                                      "AIM032 ane-requested-not-compiled"}));
   for (const Rule *rule : allRules()) {
     EXPECT_EQ(findRule(rule->id), rule);
     EXPECT_FALSE(rule->help.empty()) << rule->id.str();
@@ -196,12 +235,14 @@ TEST(Audit, CompiledAssetNamedDotTakesItsArchFromTheRealName) {
       bundle::findBundles({dir.path("m.h18p.aimodelc/.")});
   ASSERT_TRUE(bool(walked));
   ASSERT_EQ(walked->bundles.size(), 1u);
-  EXPECT_EQ(messages(auditBundle(walked->bundles[0])),
-            (std::vector<std::string>{
-                "AIM008 : compiled by an unnamed compiler (no producer), from "
-                "source of unknown hash (no sourceHash)",
-                "AIM009 main-a17.mlirb: unexpected file "
-                "'main-a17.mlirb' in a .aimodelc"}));
+  EXPECT_EQ(
+      messages(auditBundle(walked->bundles[0])),
+      (std::vector<std::string>{
+          "AIM008 : compiled by an unnamed compiler (no producer), from "
+          "source of unknown hash (no sourceHash)",
+          "AIM009 main-a17.mlirb: unexpected file "
+          "'main-a17.mlirb' in a .aimodelc",
+          kLoadsH18p, noANERegion("no main-h18p-delegates folder at all")}));
 }
 
 namespace {
@@ -238,7 +279,7 @@ TEST(Audit, WhatCannotBeReadInsideAnAssetIsAFinding) {
                  "read: permission denied\n"
                  "AIM004 stats.json: stats.json cannot be read: permission "
                  "denied\n" +
-                     kCompiledByP + "\n");
+                     kCompiledByP + "\n" + kLoadsH18p + "\n");
 }
 
 TEST(Audit, RepeatedAssetEntriesAreCheckedAndReportedOnce) {
@@ -316,10 +357,10 @@ TEST(Audit, BundlesPastPathMaxAreReadBelowTheirDescriptor) {
   ASSERT_TRUE(bool(walked));
   ASSERT_EQ(walked->bundles.size(), 1u);
   EXPECT_EQ(walked->bundles[0].path, path);
-  EXPECT_EQ(messages(auditBundle(walked->bundles[0])),
-            std::vector<std::string>{kCompiledByP});
+  std::vector<std::string> expected{kCompiledByP, kLoadsH18p, kOnlyMPSGraph};
+  EXPECT_EQ(messages(auditBundle(walked->bundles[0])), expected);
   BundleReport named = auditBundle({path, bundle::BundleKind::CompiledAsset});
-  EXPECT_EQ(messages(named), std::vector<std::string>{kCompiledByP});
+  EXPECT_EQ(messages(named), expected);
 }
 
 TEST(Audit, JsonWritesValidUtf8PathsExactlyAndHexesTheRest) {

@@ -12,6 +12,8 @@
 #include "audit/IRChecks.h"
 #include "audit/Provenance.h"
 #include "audit/ReportFiles.h"
+#include "audit/RuntimeContract.h"
+#include "audit/ThirdPartyFacts.h"
 
 #include "bundle/Bundle.h"
 #include "bundle/FileReading.h"
@@ -149,6 +151,10 @@ private:
   }
 
   void scanAsset(const bundle::AssetLayout &layout);
+  /// A regular member opened by the scan: its size, and what a compiled
+  /// asset's delegates hold (graphs, MPSGraph manifests).
+  void noteMember(const support::RegularFile &file, int folderFd,
+                  const std::string &entryName, const std::string &name);
   void scanBundleDirSymlinks();
   void checkAsset();
   void checkBundleDir();
@@ -166,6 +172,11 @@ private:
                       unsigned repeats);
   Listing &listing(const std::string &folder);
 
+  /// The runtime-contract rules, once the asset's own checks are done.
+  void checkContract(const bundle::AssetLayout &layout);
+  /// Whether a compiled X.<arch>.aimodelc sits beside this X.aimodel.
+  bool compiledBeside() const;
+
   void checkIR(const bundle::AssetLayout &layout,
                std::optional<support::RegularFile> &ir,
                const std::string &compiledSummary);
@@ -174,6 +185,9 @@ private:
   const AuditOptions &options;
   /// Delegate graphs (*.mpsgraph) met below a compiled asset.
   std::vector<std::string> delegates;
+  /// What the runtime-contract rules read of the asset, gathered on the way.
+  contract::AssetFacts facts;
+  contract::Outcome contractOutcome;
   support::UniqueFd dir; ///< the bundle's folder: members open below it
   std::unique_ptr<Listing> top;
   /// Listings of folders below a bundle folder, by relative path.
@@ -213,6 +227,11 @@ BundleReport BundleAuditor::run() {
   } else {
     checkAsset();
   }
+  for (Finding &finding : contractOutcome.findings)
+    report.findings.push_back(std::move(finding));
+  report.rulesRun = std::move(contractOutcome.ran);
+  llvm::sort(report.rulesRun,
+             [](const Rule *a, const Rule *b) { return a->id < b->id; });
   sortFindings(report.findings);
   return std::move(report);
 }
@@ -227,6 +246,9 @@ void BundleAuditor::scanAsset(const bundle::AssetLayout &layout) {
           const std::vector<DirEntry> &entries) {
         for (const DirEntry &e : entries) {
           std::string name = bundle::joinPath(rel, e.name);
+          if (!layout.delegates.empty() &&
+              llvm::StringRef(name).starts_with(layout.delegates + "/"))
+            facts.delegateEntries.push_back(name);
           if (e.type == DirEntry::Type::Symlink)
             add(rules::Symlink,
                 llvm::formatv("symlink to '{0}'; not followed",
@@ -239,16 +261,42 @@ void BundleAuditor::scanAsset(const bundle::AssetLayout &layout) {
                 !file)
               add(rules::MissingFile, memberProblem(name, file.takeError()),
                   name);
-            else if (found.kind == BundleKind::CompiledAsset &&
-                     llvm::StringRef(e.name).ends_with(".mpsgraph"))
-              delegates.push_back(name);
+            else
+              noteMember(*file, fd, e.name, name);
           }
         }
       },
       [](const DirEntry &) { return true; }, &top->entries);
-  for (const bundle::WalkError &folder : unreadable)
+  for (const bundle::WalkError &folder : unreadable) {
     add(rules::MissingFile, folder.name + " cannot be read: " + folder.reason,
         folder.name);
+    if (!layout.delegates.empty() &&
+        (folder.name == layout.delegates ||
+         llvm::StringRef(folder.name).starts_with(layout.delegates + "/")))
+      facts.delegatesListed = false;
+  }
+  // A delegates folder that is a symlink is AIM010's, and unread.
+  if (const DirEntry *e = top->find(layout.delegates);
+      !layout.delegates.empty() && e && e->type != DirEntry::Type::Directory)
+    facts.delegatesListed = false;
+}
+
+void BundleAuditor::noteMember(const support::RegularFile &file, int folderFd,
+                               const std::string &entryName,
+                               const std::string &name) {
+  facts.bytes += file.size();
+  if (found.kind != BundleKind::CompiledAsset)
+    return;
+  llvm::StringRef base(entryName);
+  if (base.ends_with(".mpsgraph"))
+    delegates.push_back(name);
+  else if (base == "manifest.plist")
+    if (llvm::Expected<std::string> text =
+            bundle::readSmallFile(folderFd, entryName, 16 << 20))
+      for (std::string &hash : contract::aneRegionHashes(*text))
+        facts.aneRegionHashes.push_back(std::move(hash));
+    else
+      llvm::consumeError(text.takeError()); // a plist, not a finding
 }
 
 void BundleAuditor::scanBundleDirSymlinks() {
@@ -298,6 +346,7 @@ BundleAuditor::checkMetadata(const std::string &name) {
   if (e->type == DirEntry::Type::Symlink)
     return std::nullopt; // reported as AIM010
   bundle::MetadataResult parsed = bundle::loadMetadata(dir.get(), name);
+  facts.bytes += parsed.text.size();
   if (!parsed.object) {
     add(rules::UnreadableMetadata,
         parsed.problem == bundle::MetadataProblem::Unreadable
@@ -338,6 +387,7 @@ void BundleAuditor::checkHash(const bundle::AssetLayout &layout,
         layout.hash);
     return;
   }
+  facts.bytes += stored->size();
   if (stored->size() == 32 && found.kind == BundleKind::Asset)
     report.mainHash = llvm::toHex(*stored, /*LowerCase=*/true);
   if (stored->size() != 32) {
@@ -456,9 +506,10 @@ void BundleAuditor::checkAsset() {
   else if (irEntry->type != DirEntry::Type::Symlink) { // else AIM010
     llvm::Expected<support::RegularFile> opened =
         support::openRegularFile(dir.get(), layout.ir, Symlinks::Refuse);
-    if (opened)
+    if (opened) {
       ir = std::move(*opened);
-    else
+      facts.bytes += ir->size();
+    } else
       add(rules::MissingFile, memberProblem(layout.ir, opened.takeError()),
           layout.ir);
   }
@@ -509,6 +560,7 @@ void BundleAuditor::checkAsset() {
     checkStatsTraps();
   if (report.stripRecord)
     checkStripRecord(*report.stripRecord, layout);
+  checkContract(layout);
 
   std::set<std::string> known{layout.metadata, layout.hash};
   if (!layout.ir.empty())
@@ -605,6 +657,35 @@ void BundleAuditor::checkBundleDir() {
   }
   for (const Check &check : checks)
     checkAssetPath(check.role, check.relative, check.repeats);
+  contract::checkBundleFolder(dir.get(), *metadata, top->entries,
+                              contractOutcome);
+}
+
+void BundleAuditor::checkContract(const bundle::AssetLayout &layout) {
+  facts.irFile = layout.ir;
+  facts.arch = layout.arch;
+  facts.delegatesFolder = layout.delegates;
+  facts.compiledBeside = found.kind == BundleKind::Asset &&
+                         facts.bytes >= facts::kLargeGraphBytes &&
+                         compiledBeside();
+  std::optional<contract::BundleContext> context =
+      contract::bundleContext(found);
+  contract::checkAsset(found, facts, context, contractOutcome);
+}
+
+bool BundleAuditor::compiledBeside() const {
+  llvm::StringRef path(found.path);
+  size_t slash = path.rfind('/');
+  std::string parent = slash == llvm::StringRef::npos
+                           ? "."
+                           : path.take_front(slash ? slash : 1).str();
+  llvm::Expected<std::vector<DirEntry>> listed = bundle::listDirectory(parent);
+  if (!listed) {
+    llvm::consumeError(listed.takeError());
+    return false;
+  }
+  Listing listing(std::move(*listed));
+  return listing.compiledStems().lookup(assetStem(found.kindName()));
 }
 
 Listing &BundleAuditor::listing(const std::string &folder) {
@@ -724,8 +805,8 @@ void BundleAuditor::checkIR(const bundle::AssetLayout &layout,
     std::optional<detail::IRFileVerdict> mlirb;
     auto decodeMlirb = [&] {
       if (forIR)
-        mlirb =
-            detail::checkIRFile(std::move(*forIR), layout.ir, rules, options);
+        mlirb = detail::checkIRFile(std::move(*forIR), layout.ir, rules,
+                                    options, /*withGraphs=*/true);
     };
     if (ir && ir->size() >= kOverlapBytes) {
       std::thread worker(decodeMlirb);
@@ -735,8 +816,10 @@ void BundleAuditor::checkIR(const bundle::AssetLayout &layout,
       checkHash(layout, ir);
       decodeMlirb();
     }
-    if (mlirb)
+    if (mlirb) {
+      facts.graphs = std::move(mlirb->graphs);
       verdicts.push_back(std::move(*mlirb));
+    }
     for (const std::string &name : delegates) {
       llvm::Expected<support::RegularFile> file =
           support::openRegularFile(dir.get(), name, Symlinks::Refuse);

@@ -26,7 +26,8 @@ using namespace aimodel::audit::detail;
 IRFileVerdict aimodel::audit::detail::checkIRFile(support::RegularFile file,
                                                   const std::string &name,
                                                   unsigned rules,
-                                                  const AuditOptions &options) {
+                                                  const AuditOptions &options,
+                                                  bool withGraphs) {
   IRFileVerdict verdict;
   verdict.name = name;
   // The runner (an import, the passes) maps the very file decoded here,
@@ -43,6 +44,10 @@ IRFileVerdict aimodel::audit::detail::checkIRFile(support::RegularFile file,
     verdict.unreadable = llvm::toString(decoded.takeError());
     return verdict;
   }
+  // The interfaces come from the decoded tables whichever view runs the
+  // rules (an import shows the same ports).
+  if (withGraphs)
+    verdict.graphs = bytecode::entryGraphFacts(**decoded);
   if (!options.forceImport || !options.runIRRules) {
     // The rules over the decoded tables: no import.
     verdict.findings = passes::runTableRules(**decoded, rules);

@@ -4,6 +4,7 @@
 #define AIMODEL_AUDIT_IRCHECKS_H
 
 #include "audit/Audit.h"
+#include "bytecode/GraphInterface.h"
 #include "support/SafeFile.h"
 
 #include <optional>
@@ -18,13 +19,17 @@ struct IRFileVerdict {
   /// Why it cannot be decoded ("byte N: ..."), if it cannot (AIM006).
   std::optional<std::string> unreadable;
   std::vector<passes::IRFinding> findings;
+  /// Its entry graphs' interfaces, when asked for and it decoded.
+  std::optional<std::vector<bytecode::EntryGraphFacts>> graphs;
 };
 
 /// Decodes the IR file `file` (one decoder for every command), and runs the
 /// IR rules `rules` (passes::IRRule bits) for which its tables show
-/// evidence, or all of them with options.forceImport.
+/// evidence, or all of them with options.forceImport; with `withGraphs`,
+/// also reads its entry graphs' interfaces from the same decode.
 IRFileVerdict checkIRFile(support::RegularFile file, const std::string &name,
-                          unsigned rules, const AuditOptions &options);
+                          unsigned rules, const AuditOptions &options,
+                          bool withGraphs = false);
 
 /// Audits one IR file outside any asset (IRFileAudit.cpp): the rules that
 /// read IR alone.

@@ -45,8 +45,8 @@ aimodel::audit::irFileRulesNote(const std::vector<std::string> &paths) {
                 support::printablePath(paths.front()) + ")";
   return which + ", not a bundle: the IR rules ran (" + idsWhere(true) + "); " +
          idsWhere(false) +
-         " did not apply (they check a bundle's metadata, hash, members or "
-         "provenance)";
+         " did not apply (they check a bundle's metadata, hash, members, "
+         "provenance or place in a bundle folder)";
 }
 
 BundleReport

@@ -227,6 +227,12 @@ nlohmann::ordered_json aimodel::audit::toJson(const AuditReport &report,
                                {"sha256", r.to.sha256}};
     }
     entry["findings"] = std::move(findings);
+    if (!bundle.rulesRun.empty()) {
+      nlohmann::ordered_json ran = nlohmann::ordered_json::array();
+      for (const Rule *rule : bundle.rulesRun)
+        ran.push_back(rule->id.str());
+      entry["rules_run"] = std::move(ran);
+    }
     // Provenance: a compiled bundle's source, a source's compiled bundles.
     if (bundle.kind == bundle::BundleKind::CompiledAsset) {
       if (bundle.source) {

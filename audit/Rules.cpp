@@ -142,7 +142,7 @@ const Rule StaleCompiler{
     "Recompile from the source .aimodel with a current coreai-build (Xcode "
     "27 beta 3 or later). Reported, not verified here; Apple's iOS 27 RC "
     "notes list the failure (181264112) as fixed on device.",
-    Evidence::CommunityReported,
+    Evidence::ThirdParty,
     "Apple radar 181264112 as quoted by john-rocky/coreai-model-zoo "
     "cli/DOCTOR_RULES.md (AOTC-STALE-TOOLCHAIN)"};
 const Rule CompiledWithoutSource{
@@ -167,7 +167,7 @@ const Rule GraphTrap{
     "Metal kernels (GPU only)",
     "Check the outputs of these ops on the GPU delegate against CPU, or keep "
     "them off the GPU; a custom Metal kernel cannot run on the CPU or ANE.",
-    Evidence::CommunityReported,
+    Evidence::ThirdParty,
     "apple/coreai-torch#10 (floor, trunc, ceil, round on the GPU delegate); "
     "john-rocky/coreai-model-zoo cli/DOCTOR_RULES.md "
     "GRAPH-CUSTOM-METAL-KERNEL"};
@@ -183,18 +183,229 @@ const Rule StripRecordMismatch{
     Evidence::Measured,
     "the record `aimodel strip` writes (docs/architecture.md, \"The strip "
     "record\"), checked against the bytes"};
+// The runtime contract. Each rule's source names the doctor rule it
+// follows (john-rocky/coreai-model-zoo cli/DOCTOR_RULES.md) and what that
+// rule cites; the numbers and lists are in audit/ThirdPartyFacts.h.
+const Rule StateCount{
+    "AIM017",
+    "state-count",
+    Severity::Info,
+    "an entry graph declares a number of states other than 2 (state-typed "
+    "inputs, or the bundle folder's language.states): Apple's sequential "
+    "engine requires exactly two",
+    "Drive it with the pipelined engine (with its extra-states support), "
+    "not the sequential one.",
+    Evidence::ThirdParty,
+    "doctor GRAPH-STATE-COUNT (knowledge/pipelined-engine.md, "
+    "knowledge/stateful-kv-cache.md)"};
+const Rule SingleTokenGraph{
+    "AIM018",
+    "single-token-graph",
+    Severity::Info,
+    "an entry graph's input_ids is static with a sequence of 1 ([1, 1]): "
+    "the engine's default 256-token warmup and multi-token prefill cannot "
+    "run it",
+    "Set COREAI_CHUNK_THRESHOLD=1 before the engine is created, skip "
+    "engine.warmup(), and run llm-runner with --warmup exact "
+    "--warmup-length 1.",
+    Evidence::ThirdParty,
+    "doctor GRAPH-S1-RUN-CONTRACT (knowledge/pipelined-engine.md)"};
+const Rule VocabSizeMismatch{
+    "AIM019",
+    "vocab-size-mismatch",
+    Severity::Error,
+    "the bundle folder's language.vocab_size differs from the last "
+    "dimension of the main asset's logits output: the engine sizes its "
+    "sampler from the metadata and indexes the real logits",
+    "Set language.vocab_size to the logits width the graph produces.",
+    Evidence::ThirdParty,
+    "doctor GRAPH-VOCAB-MISMATCH (knowledge/pipelined-engine.md)"};
+const Rule TokenizerOverflow{
+    "AIM020",
+    "tokenizer-overflow",
+    Severity::Info,
+    "the highest token id of the bundle's tokenizer files is at least the "
+    "logits width: those tokens can never be produced, and fed back they "
+    "index past the embedding",
+    "Widen the head and embedding to cover the added tokens, or map them in "
+    "the app; harmless only for markers the port never sees.",
+    Evidence::ThirdParty,
+    "doctor GRAPH-TOKENIZER-OVERFLOW (knowledge/gliner2-pii.md)"};
+const Rule DynamicKVLongContext{
+    "AIM021",
+    "dynamic-kv-long-context",
+    Severity::Info,
+    "a dynamic-length KV state with language.max_context_length of 2048 or "
+    "more: the iOS on-device compiler is reported to miscompile this graph "
+    "once the KV bound reaches 2048",
+    "On iOS cap the KV capacity at 1024 in the engine (or keep prompt plus "
+    "generated tokens under 1024); test on a device past 256 generated "
+    "tokens.",
+    Evidence::ThirdParty,
+    "doctor GRAPH-DYNAMIC-KV-IOS-2048 (apple/coreai-models#124)"};
+const Rule IncompleteLanguageBundle{
+    "AIM022",
+    "incomplete-language-bundle",
+    Severity::Error,
+    "a bundle folder of kind llm lacks what the language runtime loads: "
+    "assets.main, language.{tokenizer, vocab_size, max_context_length, "
+    "function_map}, or its tokenizer folder",
+    "Write the missing keys and ship the tokenizer/ folder beside "
+    "metadata.json.",
+    Evidence::ThirdParty,
+    "doctor BUNDLE-INCOMPLETE (knowledge/pipelined-engine.md); "
+    "apple/coreai-models LanguageConfig.swift decodes those keys"};
+const Rule ChatTemplateMissing{
+    "AIM023",
+    "chat-template-missing",
+    Severity::Warning,
+    "a language bundle whose source model looks instruction-tuned has no "
+    "chat template (no tokenizer/chat_template.jinja, no chat_template "
+    "key): the runtime silently runs raw completion",
+    "Copy the source model's chat template into tokenizer/ (as "
+    "chat_template.jinja).",
+    Evidence::ThirdParty,
+    "doctor CHAT-TEMPLATE-MISSING "
+    "(knowledge/cross-runtime-quality-benchmarking.md); which model looks "
+    "instruction-tuned is the doctor's heuristic on source.hf_model_id"};
+const Rule ChatTemplateAbsent{
+    "AIM024",
+    "chat-template-absent",
+    Severity::Info,
+    "a language bundle has no chat template and its source model does not "
+    "look instruction-tuned: expected for an ASR, OCR or drafter decoder, a "
+    "defect for a chat model",
+    "If the model is meant to chat, copy its chat template into tokenizer/.",
+    Evidence::ThirdParty,
+    "doctor CHAT-TEMPLATE-ABSENT "
+    "(knowledge/cross-runtime-quality-benchmarking.md); the doctor's "
+    "heuristic on source.hf_model_id"};
+const Rule EosNotInTemplate{
+    "AIM025",
+    "eos-not-in-template",
+    Severity::Warning,
+    "the tokenizer's eos_token never appears in the chat template, which "
+    "never uses the eos_token variable either: generation runs to the token "
+    "cap",
+    "Set eos_token to the turn terminator the template emits (stopping is "
+    "on the eos token id only).",
+    Evidence::ThirdParty,
+    "doctor EOS-NOT-EMITTED-BY-TEMPLATE (GEMMA4_12B_STATE.md)"};
+const Rule TokenizerClassUnregistered{
+    "AIM026",
+    "tokenizer-class-unregistered",
+    Severity::Error,
+    "tokenizer_config.json's tokenizer_class (\"Fast\" removed) is not one "
+    "swift-transformers knows, or is missing: a strict load throws, the "
+    "fallback tokenizes everything as BPE",
+    "Retag tokenizer_class to a registered class of the right algorithm "
+    "(XLMRobertaTokenizer for Unigram, BertTokenizer for WordPiece, a BPE "
+    "one for byte-level BPE).",
+    Evidence::ThirdParty,
+    "doctor TOKENIZER-CLASS-UNREGISTERED (knowledge/ship-playbook.md); "
+    "the list: huggingface/swift-transformers 1.3.3 "
+    "Sources/Tokenizers/Tokenizer.swift"};
+const Rule LargePortableGraph{
+    "AIM027",
+    "large-portable-graph",
+    Severity::Info,
+    "a portable .aimodel of 1 GiB or more with no compiled .aimodelc beside "
+    "it: its on-device specialization is reported to stall or abort for "
+    "some graphs of this size",
+    "Time a cold on-device specialization before shipping it as portable "
+    "IR; if it aborts, ship a compiled bundle (coreai-build compile).",
+    Evidence::ThirdParty,
+    "doctor IOS-LARGE-GRAPH-JIT (knowledge/aot-and-specialization.md)"};
+const Rule MemoryEntitlement{
+    "AIM028",
+    "memory-entitlement",
+    Severity::Info,
+    "an asset of 2 GiB or more: cold specialization on an iPhone is "
+    "reported to exceed the default memory limit",
+    "Ship the app with com.apple.developer.kernel.increased-memory-limit.",
+    Evidence::ThirdParty,
+    "doctor IPHONE-MEMORY-ENTITLEMENT (knowledge/pipelined-engine.md)"};
+const Rule SymlinkedAssetPath{
+    "AIM029",
+    "symlinked-asset-path",
+    Severity::Error,
+    "the asset was reached through a symlink: the PATH given, or a folder "
+    "between it and the asset; Swift's AIModel(contentsOf:) is reported not "
+    "to follow it",
+    "Load (and ship) the asset by its real path.",
+    Evidence::ThirdParty,
+    "doctor ASSET-SYMLINK (GLM_IMAGE_KICKOFF.md); a symlink inside an "
+    "audited tree is AIM010"};
+const Rule CompiledLoadContract{
+    "AIM030",
+    "compiled-load-contract",
+    Severity::Info,
+    "every compiled .aimodelc: the architecture it was compiled for (a "
+    "device identifier's major version, not a marketing name) and how it "
+    "must be loaded",
+    "Load it with SpecializationOptions.default() or .cpuOnly(); asking for "
+    "a compute unit re-specializes it on the device.",
+    Evidence::ThirdParty,
+    "doctor AOTC-ARCH-NAME, AOTC-LOAD-OPTIONS "
+    "(knowledge/aot-and-specialization.md, GLM_IMAGE_KICKOFF.md)"};
+const Rule NoANERegion{
+    "AIM031",
+    "no-ane-region",
+    Severity::Info,
+    "a compiled .aimodelc holds no ANE region: every delegate is MPSGraph "
+    "(GPU) or BNNS (CPU); coreai-build writes such a bundle, exit 0, when "
+    "its ANE compile fails",
+    "If the bundle is meant for the Neural Engine, compile again and read "
+    "coreai-build's stderr for ANECCompileOffline errors.",
+    Evidence::ThirdParty,
+    "apple/coreai-models#205 (count of *ANE_region* files); the manifest's "
+    "empty ANERegionsHash, MEASURED on the corpus bundles"};
+const Rule ANERequestedNotCompiled{
+    "AIM032",
+    "ane-requested-not-compiled",
+    Severity::Warning,
+    "a compiled .aimodelc with no ANE region in a bundle folder whose "
+    "metadata asks for the Neural Engine",
+    "Compile again for the Neural Engine and check coreai-build's stderr: "
+    "it exits 0 when the ANE compile fails.",
+    Evidence::ThirdParty,
+    "apple/coreai-models#205; the request read from the bundle folder's "
+    "compilation entry (INFERRED: no non-empty one seen)"};
 } // namespace aimodel::audit::rules
 
 llvm::ArrayRef<const Rule *> aimodel::audit::allRules() {
-  static const Rule *const all[] = {
-      &rules::MissingProducer,     &rules::LegacyDebugLocation,
-      &rules::HashMismatch,        &rules::MissingFile,
-      &rules::UnreadableMetadata,  &rules::UnreadableIR,
-      &rules::DebugPayload,        &rules::CompiledBundle,
-      &rules::UnexpectedFile,      &rules::Symlink,
-      &rules::UnknownAssetVersion, &rules::UnverifiedLocation,
-      &rules::StaleCompiler,       &rules::CompiledWithoutSource,
-      &rules::GraphTrap,           &rules::StripRecordMismatch};
+  static const Rule *const all[] = {&rules::MissingProducer,
+                                    &rules::LegacyDebugLocation,
+                                    &rules::HashMismatch,
+                                    &rules::MissingFile,
+                                    &rules::UnreadableMetadata,
+                                    &rules::UnreadableIR,
+                                    &rules::DebugPayload,
+                                    &rules::CompiledBundle,
+                                    &rules::UnexpectedFile,
+                                    &rules::Symlink,
+                                    &rules::UnknownAssetVersion,
+                                    &rules::UnverifiedLocation,
+                                    &rules::StaleCompiler,
+                                    &rules::CompiledWithoutSource,
+                                    &rules::GraphTrap,
+                                    &rules::StripRecordMismatch,
+                                    &rules::StateCount,
+                                    &rules::SingleTokenGraph,
+                                    &rules::VocabSizeMismatch,
+                                    &rules::TokenizerOverflow,
+                                    &rules::DynamicKVLongContext,
+                                    &rules::IncompleteLanguageBundle,
+                                    &rules::ChatTemplateMissing,
+                                    &rules::ChatTemplateAbsent,
+                                    &rules::EosNotInTemplate,
+                                    &rules::TokenizerClassUnregistered,
+                                    &rules::LargePortableGraph,
+                                    &rules::MemoryEntitlement,
+                                    &rules::SymlinkedAssetPath,
+                                    &rules::CompiledLoadContract,
+                                    &rules::NoANERegion,
+                                    &rules::ANERequestedNotCompiled};
   return all;
 }
 
@@ -211,7 +422,7 @@ llvm::StringRef aimodel::audit::evidenceName(Evidence evidence) {
     return "MEASURED";
   case Evidence::Inferred:
     return "INFERRED";
-  case Evidence::CommunityReported:
+  case Evidence::ThirdParty:
     return "community-reported";
   }
   return "INFERRED";

@@ -21,9 +21,9 @@ std::optional<Severity> parseSeverity(llvm::StringRef name);
 
 /// How sure the project is of the fact a rule rests on.
 enum class Evidence {
-  Measured,          ///< checked on real bytes
-  Inferred,          ///< deduced from code or documents, not read verbatim
-  CommunityReported, ///< reported by others, not verified here
+  Measured,   ///< checked on real bytes
+  Inferred,   ///< deduced from code or documents, not read verbatim
+  ThirdParty, ///< "3P": reported by others, not verified here
 };
 
 llvm::StringRef evidenceName(Evidence evidence); ///< "MEASURED", ...
@@ -55,6 +55,24 @@ extern const Rule StaleCompiler;
 extern const Rule CompiledWithoutSource;
 extern const Rule GraphTrap;
 extern const Rule StripRecordMismatch;
+// The runtime contract: what the engines and loaders that run an asset
+// require of it (audit/RuntimeContract.h), after the community's doctor.
+extern const Rule StateCount;
+extern const Rule SingleTokenGraph;
+extern const Rule VocabSizeMismatch;
+extern const Rule TokenizerOverflow;
+extern const Rule DynamicKVLongContext;
+extern const Rule IncompleteLanguageBundle;
+extern const Rule ChatTemplateMissing;
+extern const Rule ChatTemplateAbsent;
+extern const Rule EosNotInTemplate;
+extern const Rule TokenizerClassUnregistered;
+extern const Rule LargePortableGraph;
+extern const Rule MemoryEntitlement;
+extern const Rule SymlinkedAssetPath;
+extern const Rule CompiledLoadContract;
+extern const Rule NoANERegion;
+extern const Rule ANERequestedNotCompiled;
 } // namespace rules
 
 /// Every rule, ordered by ID.

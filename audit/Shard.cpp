@@ -388,6 +388,18 @@ llvm::Expected<ShardReport> readShard(const std::string &path,
       for (const Json &one : *compiled)
         if (one.is_object())
           bundle.compiled.push_back(exactPath(one, "path"));
+    if (auto ran = b.find("rules_run"); ran != b.end()) {
+      if (!ran->is_array())
+        return inFile(fail(at + ": \"rules_run\" is not an array"));
+      for (const Json &id : *ran) {
+        const Rule *rule =
+            id.is_string() ? findRule(id.get<std::string>()) : nullptr;
+        if (!rule)
+          return inFile(fail(at + ": \"rules_run\" holds " + id.dump() +
+                             ", not a rule of this aimodel"));
+        bundle.rulesRun.push_back(rule);
+      }
+    }
     const Json &findings = b["findings"];
     for (size_t j = 0; j < findings.size(); ++j) {
       std::string where = at + llvm::formatv(".findings[{0}]", j).str();
