@@ -216,10 +216,10 @@ void contract::checkBundleFolder(int dirFd, const nlohmann::json &metadata,
       bundle::readTokenizerFolder(tokenizerDir->get());
   for (const bundle::TokenizerProblem &problem : tokenizer.problems)
     if (!problem.symlink)
-      out.add(rules::UnreadableMetadata,
-              problem.message +
-                  ", so the tokenizer rules that read it did not run",
-              problem.file);
+      out.report(rules::UnreadableMetadata,
+                 problem.message +
+                     ", so the tokenizer rules that read it did not run",
+                 problem.file);
   if (!problemAbout(tokenizer, "tokenizer_config.json"))
     checkTokenizerClass(tokenizer, out);
   checkChatTemplate(folder, tokenizer, out);

@@ -423,7 +423,7 @@ llvm::StringRef aimodel::audit::evidenceName(Evidence evidence) {
   case Evidence::Inferred:
     return "INFERRED";
   case Evidence::ThirdParty:
-    return "community-reported";
+    return "3P";
   }
   return "INFERRED";
 }

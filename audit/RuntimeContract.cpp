@@ -22,6 +22,10 @@ using bytecode::PortFacts;
 
 void Outcome::add(const Rule &rule, std::string message, std::string file) {
   ranRule(rule);
+  report(rule, std::move(message), std::move(file));
+}
+
+void Outcome::report(const Rule &rule, std::string message, std::string file) {
   findings.push_back(
       {&rule, rule.severity, std::move(message), std::move(file)});
 }
@@ -185,8 +189,13 @@ std::string logitsText(const Logits &logits) {
 void checkGraphs(const AssetFacts &asset,
                  const std::optional<BundleContext> &context, Outcome &out) {
   const std::vector<EntryGraphFacts> &graphs = *asset.graphs;
+  // The language rules judge the main asset of a language bundle only: a
+  // segmenter's "logits" are no vocabulary.
   const bundle::BundleFolderFacts *folder =
-      context && context->role == "main" ? &context->facts : nullptr;
+      context && context->role == "main" &&
+              (context->facts.kind == "llm" || context->facts.kind == "vlm")
+          ? &context->facts
+          : nullptr;
   bool readable = false;
   bool irStates = false;
   std::vector<std::string> dynamicStates;
@@ -327,11 +336,11 @@ void checkGraphs(const AssetFacts &asset,
     unreadable = true;
     if (!problem.symlink &&
         llvm::StringRef(problem.file).ends_with("/tokenizer.json"))
-      out.add(rules::UnreadableMetadata,
-              "in the bundle folder " + inQuotes(context->folder) + ", " +
-                  problem.message +
-                  ", so AIM020 (tokenizer-overflow) did not "
-                  "run");
+      out.report(rules::UnreadableMetadata,
+                 "in the bundle folder " + inQuotes(context->folder) + ", " +
+                     problem.message +
+                     ", so AIM020 (tokenizer-overflow) did not "
+                     "run");
   }
   if (unreadable || !highest)
     return;

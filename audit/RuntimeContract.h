@@ -33,8 +33,11 @@ struct Outcome {
   std::vector<Finding> findings;
   std::vector<const Rule *> ran;
 
+  /// A finding of a runtime-contract rule, which therefore ran.
   void add(const Rule &rule, std::string message, std::string file = "");
   void ranRule(const Rule &rule);
+  /// A finding of another rule met on the way (an unreadable file).
+  void report(const Rule &rule, std::string message, std::string file = "");
 };
 
 /// A bundle folder's own rules (AIM022-AIM026): `dirFd` is the folder,
