@@ -48,6 +48,14 @@ namespace {
 /// From this size on, hashing the mlirb and decoding it run side by side.
 constexpr uint64_t kOverlapBytes = 16 << 20;
 
+/// The runtime-contract rules run, except in the baseline scripts/bench-audit
+/// measures their cost against (a CMake option no shipped build sets).
+#ifdef AIMODEL_BENCH_WITHOUT_RUNTIME_CONTRACT
+constexpr bool kRuntimeContract = false;
+#else
+constexpr bool kRuntimeContract = true;
+#endif
+
 /// "permission denied", without the "cannot open: " an open puts first.
 std::string reasonOf(const std::string &message) {
   llvm::StringRef text(message);
@@ -285,7 +293,7 @@ void BundleAuditor::noteMember(const support::RegularFile &file, int folderFd,
                                const std::string &entryName,
                                const std::string &name) {
   facts.bytes += file.size();
-  if (found.kind != BundleKind::CompiledAsset)
+  if (found.kind != BundleKind::CompiledAsset || !kRuntimeContract)
     return;
   llvm::StringRef base(entryName);
   if (base.ends_with(".mpsgraph"))
@@ -657,11 +665,14 @@ void BundleAuditor::checkBundleDir() {
   }
   for (const Check &check : checks)
     checkAssetPath(check.role, check.relative, check.repeats);
-  contract::checkBundleFolder(dir.get(), *metadata, top->entries,
-                              contractOutcome);
+  if (kRuntimeContract)
+    contract::checkBundleFolder(dir.get(), *metadata, top->entries,
+                                contractOutcome);
 }
 
 void BundleAuditor::checkContract(const bundle::AssetLayout &layout) {
+  if (!kRuntimeContract)
+    return;
   facts.irFile = layout.ir;
   facts.arch = layout.arch;
   facts.delegatesFolder = layout.delegates;
@@ -806,7 +817,7 @@ void BundleAuditor::checkIR(const bundle::AssetLayout &layout,
     auto decodeMlirb = [&] {
       if (forIR)
         mlirb = detail::checkIRFile(std::move(*forIR), layout.ir, rules,
-                                    options, /*withGraphs=*/true);
+                                    options, /*withGraphs=*/kRuntimeContract);
     };
     if (ir && ir->size() >= kOverlapBytes) {
       std::thread worker(decodeMlirb);

@@ -4,6 +4,7 @@
 #include "bundle/Bundle.h"
 #include "bundle/FileReading.h"
 #include "bundle/Metadata.h"
+#include "bundle/TokenIds.h"
 
 #include "support/SafeFile.h"
 
@@ -214,99 +215,6 @@ TokenizerFacts aimodel::bundle::readTokenizerFolder(int dirFd) {
   return facts;
 }
 
-namespace {
-
-/// Streams tokenizer.json for the ids it can produce: `added_tokens[].id`
-/// and `model.vocab` (a map of token -> id, or a list of [piece, score]
-/// whose index is the id). Keeps nothing else; refuses deep nesting.
-class TokenIdScanner : public nlohmann::json_sax<Json> {
-public:
-  std::optional<uint64_t> highest;
-
-  bool null() override { return value(); }
-  bool boolean(bool) override { return value(); }
-  bool number_integer(number_integer_t n) override {
-    return n < 0 ? value() : number_unsigned(uint64_t(n));
-  }
-  bool number_unsigned(number_unsigned_t n) override {
-    if (inVocabMap() ||
-        (path.size() == 3 && path[0] == "added_tokens" && path[2] == "id"))
-      note(n);
-    return value();
-  }
-  bool number_float(number_float_t, const string_t &) override {
-    return value();
-  }
-  bool string(string_t &) override { return value(); }
-  bool binary(binary_t &) override { return value(); }
-  bool start_object(std::size_t) override { return open(false); }
-  bool key(string_t &name) override {
-    // Only the keys on the way to what is kept are remembered (not the
-    // vocabulary's own).
-    if (depth() <= 2 || (depth() == 3 && path[0] == "added_tokens"))
-      path.back() = name;
-    return true;
-  }
-  bool end_object() override { return close(); }
-  bool start_array(std::size_t) override { return open(true); }
-  bool end_array() override {
-    if (inVocabList())
-      note(vocabListLength ? vocabListLength - 1 : 0, vocabListLength > 0);
-    return close();
-  }
-  bool parse_error(std::size_t at, const std::string &,
-                   const nlohmann::detail::exception &e) override {
-    errorAt = at;
-    error = e.what();
-    return false;
-  }
-
-  std::optional<size_t> errorAt;
-  std::string error;
-  bool tooDeep = false;
-
-private:
-  // The key (or "" for an array element) at each open level.
-  std::vector<std::string> path;
-  std::vector<bool> isArray;
-  uint64_t vocabListLength = 0;
-
-  size_t depth() const { return path.size(); }
-  // The root object is level 1: path[0] is its key being read.
-  bool inVocab() const {
-    return path.size() == 3 && path[0] == "model" && path[1] == "vocab";
-  }
-  bool inVocabMap() const { return inVocab() && !isArray[2]; }
-  bool inVocabList() const { return inVocab() && isArray[2]; }
-  void note(uint64_t id, bool any = true) {
-    if (any)
-      highest = std::max(highest.value_or(0), id);
-  }
-  bool value() {
-    if (inVocabList())
-      ++vocabListLength;
-    return true;
-  }
-  bool open(bool array) {
-    if (inVocabList())
-      ++vocabListLength; // a [piece, score] element
-    if (path.size() >= kTokenizerJsonDepth) {
-      tooDeep = true;
-      return false;
-    }
-    path.emplace_back();
-    isArray.push_back(array);
-    return true;
-  }
-  bool close() {
-    path.pop_back();
-    isArray.pop_back();
-    return true;
-  }
-};
-
-} // namespace
-
 std::optional<uint64_t>
 aimodel::bundle::maxTokenId(int dirFd,
                             std::vector<TokenizerProblem> &problems) {
@@ -349,37 +257,14 @@ aimodel::bundle::maxTokenId(int dirFd,
     problems.push_back({file, file + " " + llvm::toString(buffer.takeError())});
     return highest;
   }
-  llvm::StringRef text = (*buffer)->getBuffer();
-  // nlohmann's lexer takes a NUL for the end of input, given the length or
-  // not: what follows one would go unread.
-  if (size_t nul = text.find('\0'); nul != llvm::StringRef::npos) {
+  TokenIdScan scan = scanTokenIds((*buffer)->getBuffer(), kTokenizerJsonDepth);
+  if (!scan.error.empty()) {
     problems.push_back(
-        {file, llvm::formatv("{0} has a NUL byte at byte {1}", file, nul)});
+        {file, llvm::formatv("{0} is not valid JSON at byte {1}: {2}", file,
+                             scan.errorOffset, scan.error)});
     return highest;
   }
-  TokenIdScanner scanner;
-  bool parsed = false;
-  try {
-    parsed = Json::sax_parse(text.begin(), text.end(), &scanner);
-  } catch (const Json::exception &e) {
-    scanner.error = e.what();
-  }
-  if (!parsed) {
-    problems.push_back(
-        {file,
-         scanner.tooDeep
-             ? llvm::formatv("{0} nests deeper than {1} levels", file,
-                             kTokenizerJsonDepth)
-                   .str()
-             : llvm::formatv(
-                   "{0} is not valid JSON{1}", file,
-                   scanner.errorAt
-                       ? llvm::formatv(" at byte {0}", *scanner.errorAt).str()
-                       : std::string())
-                   .str()});
-    return highest;
-  }
-  if (scanner.highest)
-    note(*scanner.highest);
+  if (scan.highest)
+    note(*scan.highest);
   return highest;
 }
