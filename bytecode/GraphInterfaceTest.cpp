@@ -18,24 +18,7 @@ using namespace aimodel::bytecode;
 
 namespace {
 
-class GraphInterfaceTest : public ::testing::Test {
-protected:
-  void SetUp() override {
-    mlirOpt = bytecode::testing::findMlirOpt();
-    if (mlirOpt.empty())
-      GTEST_SKIP() << "mlir-opt-22 not found";
-  }
-  std::unique_ptr<BytecodeFile> load(const std::string &text) {
-    auto file = bytecode::testing::decode(
-        bytecode::testing::emitBytecode(mlirOpt, text));
-    if (!file) {
-      ADD_FAILURE() << llvm::toString(file.takeError());
-      return nullptr;
-    }
-    return std::move(*file);
-  }
-  std::string mlirOpt;
-};
+using GraphInterfaceTest = bytecode::testing::MlirTextTest;
 
 std::string shapeText(const Shape &shape) {
   std::string text;

@@ -39,24 +39,8 @@ inline std::string repeat(const std::string &unit, int times) {
   return out;
 }
 
-class GraphDiffTest : public ::testing::Test {
+class GraphDiffTest : public bytecode::testing::MlirTextTest {
 protected:
-  void SetUp() override {
-    mlirOpt = bytecode::testing::findMlirOpt();
-    if (mlirOpt.empty())
-      GTEST_SKIP() << "mlir-opt-22 not found";
-  }
-
-  std::unique_ptr<BytecodeFile> load(const std::string &text) {
-    std::string bytes = bytecode::testing::emitBytecode(mlirOpt, text);
-    auto file = bytecode::testing::decode(bytes);
-    if (!file) {
-      ADD_FAILURE() << llvm::toString(file.takeError());
-      return nullptr;
-    }
-    return std::move(*file);
-  }
-
   DiffResult diff(const std::string &golden, const std::string &candidate,
                   DiffOptions options = {}) {
     auto a = load(golden), b = load(candidate);
@@ -69,8 +53,6 @@ protected:
     }
     return std::move(*result);
   }
-
-  std::string mlirOpt;
 };
 
 /// The comparison of the graph named `source` in the golden file.

@@ -139,6 +139,29 @@ decode(llvm::StringRef bytes) {
       llvm::MemoryBuffer::getMemBufferCopy(bytes, "test"));
 }
 
+/// A test of files written from MLIR text by mlir-opt-22 (skipped without
+/// it) and decoded by the project's reader.
+class MlirTextTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    mlirOpt = findMlirOpt();
+    if (mlirOpt.empty())
+      GTEST_SKIP() << "mlir-opt-22 not found";
+  }
+
+  /// `text` as bytecode, decoded (null, with a failure, if it does not).
+  std::unique_ptr<BytecodeFile> load(const std::string &text) {
+    auto file = decode(emitBytecode(mlirOpt, text));
+    if (!file) {
+      ADD_FAILURE() << llvm::toString(file.takeError());
+      return nullptr;
+    }
+    return std::move(*file);
+  }
+
+  std::string mlirOpt;
+};
+
 /// The decode error of `bytes`, or "" when it decodes.
 inline std::string errorOf(llvm::StringRef bytes) {
   auto file = decode(bytes);
