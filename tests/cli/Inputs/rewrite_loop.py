@@ -5,9 +5,12 @@ checks that every run ends with exit 0, 1 or 2 -- never a signal -- and
 that an exit 2 says why on stderr in one line per problem.
 
   rewrite_loop.py AIMODEL BUNDLE.aimodel WORKDIR --runs N [--opt AIMODEL_OPT]
+                  [--rewrite FILE --only COMMAND]
 
 BUNDLE's main.mlirb must be large enough to be mapped (aimodel maps from
-16 KiB up). Prints one summary line per command: runs, exit codes seen,
+16 KiB up). --rewrite rewrites FILE instead (another file the commands
+read, such as a bundle folder's tokenizer.json, with BUNDLE that folder);
+--only runs one command. Prints one summary line per command: runs, exit codes seen,
 how many said "changed while it was read". Exit 1 on a violation, naming
 the run.
 """
@@ -41,13 +44,17 @@ def main():
     parser.add_argument("workdir")
     parser.add_argument("--runs", type=int, default=60)
     parser.add_argument("--opt", help="aimodel-opt, run too (no passes)")
+    parser.add_argument("--rewrite", help="the file to rewrite")
+    parser.add_argument("--only", help="the one command to run")
     args = parser.parse_args()
 
     mlirb = os.path.join(args.bundle, "main.mlirb")
-    with open(mlirb, "rb") as f:
+    target = args.rewrite or mlirb
+    with open(target, "rb") as f:
         original = f.read()
     other = os.path.join(args.workdir, "other.mlirb")
-    shutil.copyfile(mlirb, other)
+    if os.path.exists(mlirb):
+        shutil.copyfile(mlirb, other)
     out = os.path.join(args.workdir, "stripped.aimodel")
     commands = {
         "audit": [args.aimodel, "audit", "-q", args.bundle],
@@ -58,10 +65,12 @@ def main():
     }
     if args.opt:
         commands["aimodel-opt"] = [args.opt, mlirb, "-o", os.devnull]
+    if args.only:
+        commands = {args.only: commands[args.only]}
     rng = random.Random(7)
     stop = threading.Event()
     thread = threading.Thread(target=rewriter,
-                              args=(mlirb, original, stop, random.Random(11)))
+                              args=(target, original, stop, random.Random(11)))
     thread.start()
     failures = []
     try:
