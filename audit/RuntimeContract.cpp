@@ -205,23 +205,23 @@ void checkGraphs(const AssetFacts &asset,
     readable = true;
     size_t states = graph.states();
     irStates |= states > 0;
+    // The states as EntryGraphFacts::states() counts them: the inputs that
+    // are states, or failing those the outputs.
+    bool inputStates =
+        llvm::any_of(graph.inputs, [](const PortFacts &p) { return p.state; });
+    const std::vector<PortFacts> &stateSide =
+        inputStates ? graph.inputs : graph.outputs;
+    const char *side = inputStates ? "input" : "output";
     std::vector<std::string> names;
-    for (const std::vector<PortFacts> *ports : {&graph.inputs, &graph.outputs})
-      for (size_t i = 0; i < ports->size(); ++i) {
-        const PortFacts &port = (*ports)[i];
-        if (!port.state)
-          continue;
-        if (ports == &graph.inputs || graph.inputs.empty() ||
-            llvm::none_of(graph.inputs,
-                          [](const PortFacts &p) { return p.state; }))
-          names.push_back(
-              portName(port, ports == &graph.inputs ? "input" : "output", i));
-        if (port.shape && !isStatic(*port.shape))
-          dynamicStates.push_back(
-              graphName(graph) + " " +
-              portName(port, ports == &graph.inputs ? "input" : "output", i) +
-              " " + port.type);
-      }
+    for (size_t i = 0; i < stateSide.size(); ++i) {
+      const PortFacts &port = stateSide[i];
+      if (!port.state)
+        continue;
+      names.push_back(portName(port, side, i));
+      if (port.shape && !isStatic(*port.shape))
+        dynamicStates.push_back(graphName(graph) + " " + names.back() + " " +
+                                port.type);
+    }
     if (states && states != facts::kSequentialEngineStates)
       out.add(rules::StateCount,
               llvm::formatv("{0} declares {1} states ({2}): Apple's "
