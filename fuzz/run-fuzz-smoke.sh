@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Fuzz smoke test of the MLIR bytecode decoder (bytecode/) and of the merge
-# of audit shard reports (audit/Shard.cpp, `aimodel audit --merge`).
+# Fuzz smoke test of the MLIR bytecode decoder (bytecode/), of the merge
+# of audit shard reports (audit/Shard.cpp, `aimodel audit --merge`) and of
+# tokenizer.json's scanner (bundle/TokenIds.cpp, against nlohmann's parser).
 #
 #   fuzz/run-fuzz-smoke.sh BUILD_DIR SOURCE_DIR
 #
@@ -71,7 +72,7 @@ if ! CC=$CC_BIN CXX=$CXX_BIN cmake -S "$SOURCE_DIR/fuzz" -B "$FUZZ_BUILD" \
   echo "error: configuring the fuzzer failed" >&2
   exit 1
 fi
-echo "== building aimodel-bytecode-fuzzer and aimodel-merge-fuzzer"
+echo "== building aimodel-bytecode-fuzzer, aimodel-merge-fuzzer and aimodel-tokenizer-fuzzer"
 if ! cmake --build "$FUZZ_BUILD" >"$FUZZ_BUILD/build.log" 2>&1; then
   tail -n 60 "$FUZZ_BUILD/build.log" >&2
   echo "error: building the fuzzer failed (full log: $FUZZ_BUILD/build.log)" >&2
@@ -224,4 +225,22 @@ echo "== $(find "$MERGE_SEEDS" -type f -size +0 | wc -l) shard report seed(s)"
 run_fuzzer "the merge" "$MERGE_FUZZER" "$FUZZ_BUILD/merge-fuzz.log" \
   "$MERGE_SECONDS" "$CRASHES/merge-" "$MERGE_WORK" "$MERGE_SEEDS" \
   -max_len=65536
+
+# --- tokenizer.json's scanner ------------------------------------------------
+# Seeded with the fixtures' tokenizer files; checked against nlohmann.
+TOKENIZER_SECONDS=${AIMODEL_TOKENIZER_FUZZ_SECONDS:-10}
+TOKENIZER_SEEDS="$FUZZ_BUILD/tokenizer-seeds"
+TOKENIZER_WORK="$FUZZ_BUILD/tokenizer-corpus"
+rm -rf "$TOKENIZER_SEEDS" "$TOKENIZER_WORK"
+mkdir -p "$TOKENIZER_SEEDS" "$TOKENIZER_WORK"
+while IFS= read -r -d '' file; do
+  cp "$file" "$TOKENIZER_SEEDS/$(sha1sum "$file" | cut -c1-40)"
+done < <(find "$SOURCE_DIR/fixtures/trees" "$BUILD_DIR/fixtures/audit" \
+           -path '*/tokenizer/*.json' -type f -size -64k -print0 2>/dev/null)
+printf '{"added_tokens": [{"id": 3}], "model": {"vocab": [["a", -1.5], ["b", 0]]}}' \
+  >"$TOKENIZER_SEEDS/list"
+echo "== $(find "$TOKENIZER_SEEDS" -type f | wc -l) tokenizer seed(s)"
+run_fuzzer "tokenizer.json's scanner" "$FUZZ_BUILD/aimodel-tokenizer-fuzzer" \
+  "$FUZZ_BUILD/tokenizer-fuzz.log" "$TOKENIZER_SECONDS" "$CRASHES/tokenizer-" \
+  "$TOKENIZER_WORK" "$TOKENIZER_SEEDS" -max_len=16384
 exit 0
