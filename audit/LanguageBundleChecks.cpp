@@ -27,35 +27,39 @@ using contract::detail::inQuotes;
 namespace {
 
 /// Whether a Jinja template uses the variable `name` in an expression or a
-/// statement (not in its literal text, a string or a comment).
+/// statement: inside `{{ }}` or `{% %}`, outside string literals (which may
+/// hold a closer), never in its literal text or a `{# #}` comment.
 bool usesVariable(llvm::StringRef text, llvm::StringRef name) {
   auto isWordChar = [](char c) { return llvm::isAlnum(c) || c == '_'; };
-  for (size_t open = text.find('{'); open != llvm::StringRef::npos;
-       open = text.find('{', open + 1)) {
-    if (open + 1 >= text.size() ||
-        (text[open + 1] != '{' && text[open + 1] != '%'))
+  size_t i = 0, n = text.size();
+  while (i + 1 < n) {
+    llvm::StringRef rest = text.substr(i);
+    if (rest.starts_with("{#")) { // a comment
+      size_t close = text.find("#}", i + 2);
+      i = close == llvm::StringRef::npos ? n : close + 2;
       continue;
-    llvm::StringRef closer = text[open + 1] == '{' ? "}}" : "%}";
-    size_t close = text.find(closer, open + 2);
-    llvm::StringRef block = text.slice(
-        open + 2, close == llvm::StringRef::npos ? text.size() : close);
-    for (size_t i = 0; i < block.size(); ++i) {
-      char c = block[i];
+    }
+    if (!rest.starts_with("{{") && !rest.starts_with("{%")) {
+      ++i;
+      continue;
+    }
+    char closing = rest[1] == '{' ? '}' : '%';
+    for (i += 2; i < n; ++i) {
+      char c = text[i];
       if (c == '\'' || c == '"') { // a string literal: skip it
-        for (++i; i < block.size() && block[i] != c; ++i)
-          if (block[i] == '\\')
+        for (++i; i < n && text[i] != c; ++i)
+          if (text[i] == '\\')
             ++i;
         continue;
       }
-      if (block.substr(i).starts_with(name) &&
-          (i == 0 || !isWordChar(block[i - 1])) &&
-          (i + name.size() == block.size() ||
-           !isWordChar(block[i + name.size()])))
+      if (c == closing && i + 1 < n && text[i + 1] == '}') {
+        i += 2;
+        break;
+      }
+      if (text.substr(i).starts_with(name) && !isWordChar(text[i - 1]) &&
+          (i + name.size() == n || !isWordChar(text[i + name.size()])))
         return true;
     }
-    if (close == llvm::StringRef::npos)
-      break;
-    open = close;
   }
   return false;
 }

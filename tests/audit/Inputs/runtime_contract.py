@@ -47,12 +47,31 @@ def instruct(model_id):
 
 
 def uses_eos_variable(template):
-    for block in re.findall(r"\{\{(.*?)\}\}|\{%(.*?)%\}", template, re.S):
-        code = "".join(block)
-        code = re.sub(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", "", code)
-        if re.search(r"(?<![A-Za-z0-9_])eos_token(?![A-Za-z0-9_])", code):
-            return True
-    return False
+    """Jinja's own view: code is inside {{ }} and {% %}; strings there may
+    hold a closer; {# #} is a comment; the rest is literal text."""
+    code, i = [], 0
+    while i < len(template):
+        if template.startswith("{#", i):
+            end = template.find("#}", i + 2)
+            i = len(template) if end < 0 else end + 2
+        elif template.startswith(("{{", "{%"), i):
+            closer = "}}" if template[i + 1] == "{" else "%}"
+            i += 2
+            while i < len(template) and not template.startswith(closer, i):
+                if template[i] in "'\"":
+                    quote, i = template[i], i + 1
+                    while i < len(template) and template[i] != quote:
+                        i += 2 if template[i] == "\\" else 1
+                    code.append(" ")
+                else:
+                    code.append(template[i])
+                i += 1
+            code.append(" ")
+            i += 2
+        else:
+            i += 1
+    return re.search(r"(?<![A-Za-z0-9_])eos_token(?![A-Za-z0-9_])",
+                     "".join(code)) is not None
 
 
 def graph_text(ids, states, dynamic, logits):
@@ -159,6 +178,8 @@ def make_bundle(rng, root, index):
             "{% for m in messages %}{{ m.content + eos_token }}{% endfor %}",
             "{% for m in messages %}{{ m.content }}</s>{% endfor %}",
             "{{ 'eos_token' }}<end_of_turn>",
+            "{{ '}}' + eos_token }}",
+            "{# eos_token #}{{ '{{' }}<end_of_turn>",
             "eos_token outside tags{{ m }}<|im_end|>"])
         where = rng.choice(["jinja", "json", "config", "list", None])
         if where == "jinja":
