@@ -11,7 +11,9 @@
 #     with a 64 MiB weight blob in each main.mlirb (LLM_WEIGHTS_MIB; a real
 #     LLM's is hundreds of MB at least) and once with none (the IR alone,
 #     where reading the tokenizer is all there is).
-# Target: at most 10% added to a full audit.
+# Target: at most 10% added to a full audit. Wall times on a shared machine
+# drift: the instruction counts of the two builds over one folder of each
+# tree (valgrind --tool=callgrind, when it is there) are printed too.
 
 LLM_BUNDLES=${LLM_BUNDLES:-1000}
 LLM_WEIGHTS_MIB=${LLM_WEIGHTS_MIB:-64}
@@ -46,12 +48,23 @@ make_llm_tree "$LLM_HEAVY" "$LLM_WEIGHTS_MIB"
 # Hard links: one read of each file warms every bundle's.
 find "$LLM_SMALL/llm-0000" "$LLM_HEAVY/llm-0000" -type f -exec cat {} + > /dev/null
 
-run contract-real "$AIMODEL" audit --fail-on never --format json "$REAL"
-run base-real "$BASE" audit --fail-on never --format json "$REAL"
-run contract-llm-ir "$AIMODEL" audit --fail-on never --format json "$LLM_SMALL"
-run base-llm-ir "$BASE" audit --fail-on never --format json "$LLM_SMALL"
-run contract-llm-heavy "$AIMODEL" audit --fail-on never --format json "$LLM_HEAVY"
-run base-llm-heavy "$BASE" audit --fail-on never --format json "$LLM_HEAVY"
+# Each pair is timed alternately, run by run (with, without, with, ...): a
+# machine whose load drifts then weighs on both alike, where timing one
+# binary's runs before the other's would hand the drift to one side.
+pair() { # NAME_WITH NAME_WITHOUT TREE
+  local i with=() without=()
+  for ((i = 1; i <= REPEAT; i++)); do
+    REPEAT=1 measure "$1" "$AIMODEL" audit --fail-on never --format json "$3" || return 1
+    with+=("$MED_TIME")
+    REPEAT=1 measure "$2" "$BASE" audit --fail-on never --format json "$3" || return 1
+    without+=("$MED_TIME")
+  done
+  T[$1]=$(printf '%s\n' "${with[@]}" | median)
+  T[$2]=$(printf '%s\n' "${without[@]}" | median)
+}
+pair contract-real base-real "$REAL"
+pair contract-llm-ir base-llm-ir "$LLM_SMALL"
+pair contract-llm-heavy base-llm-heavy "$LLM_HEAVY"
 RAN=$("$AIMODEL" audit --fail-on never --format json "$LLM_SMALL/llm-0000" |
   python3 -c 'import json,sys; print(" ".join(sorted({r for b in json.load(sys.stdin)["bundles"] for r in b.get("rules_run", [])})))')
 
@@ -70,3 +83,18 @@ added contract-llm-ir base-llm-ir "llm folders, IR alone (no weights)"
 [[ -n ${T[contract-llm-ir]:-} && -n ${T[base-llm-ir]:-} ]] &&
   awk -v a="${T[contract-llm-ir]}" -v b="${T[base-llm-ir]}" -v n="$LLM_BUNDLES" \
     -v cores="$(nproc)" 'BEGIN { printf "per bundle folder: %.2f ms of wall time for its rules (%d cores)\n", 1000 * (a - b) / n, cores }'
+# Instructions: the same for any load.
+if command -v valgrind >/dev/null; then
+  instructions() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+      awk '/refs:/ {gsub(",", "", $NF); print $NF}'
+  }
+  for tree in "$REAL/group-000" "$LLM_SMALL"; do
+    sample=$tree
+    [[ $tree == "$LLM_SMALL" ]] && sample="$LLM_SMALL/llm-0000"
+    a=$(instructions "$AIMODEL" audit -j 1 --fail-on never --format json "$sample")
+    b=$(instructions "$BASE" audit -j 1 --fail-on never --format json "$sample")
+    awk -v a="$a" -v b="$b" -v what="$sample" \
+      'BEGIN { printf "instructions, %s: %d with, %d without: %+.1f%%\n", what, a, b, 100 * (a - b) / b }'
+  done
+fi
