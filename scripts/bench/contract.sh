@@ -89,9 +89,7 @@ if command -v valgrind >/dev/null; then
     valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
       awk '/refs:/ {gsub(",", "", $NF); print $NF}'
   }
-  for tree in "$REAL/group-000" "$LLM_SMALL"; do
-    sample=$tree
-    [[ $tree == "$LLM_SMALL" ]] && sample="$LLM_SMALL/llm-0000"
+  for sample in "$REAL/group-000" "$LLM_SMALL/llm-0000" "$LLM_HEAVY/llm-0000"; do
     a=$(instructions "$AIMODEL" audit -j 1 --fail-on never --format json "$sample")
     b=$(instructions "$BASE" audit -j 1 --fail-on never --format json "$sample")
     awk -v a="$a" -v b="$b" -v what="$sample" \
