@@ -9,6 +9,7 @@
 #define AIMODEL_AUDIT_AUDIT_H
 
 #include "audit/Rules.h"
+#include "bundle/BundleFolder.h"
 #include "bundle/StripRecord.h"
 #include "bundle/TreeWalk.h"
 #include "mlir-passes/Findings.h"
@@ -20,6 +21,7 @@
 
 #include <array>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -65,6 +67,9 @@ struct BundleReport {
   std::optional<SourceLink> source;
   /// A portable asset's compiled bundles in the audited paths, by path.
   std::vector<std::string> compiled;
+  /// Not reported: this bundle's part of RunRecord::tree (treeRecord() in
+  /// Shard.h), from the listing its audit read, when the audit listed it.
+  std::optional<std::string> treeRecord;
 
   /// "path/file" of a finding, or the bundle path for one about the bundle.
   std::string pathOf(const Finding &finding) const {
@@ -137,6 +142,9 @@ struct AuditOptions {
   unsigned jobs = 1;
   /// Called after each bundle with (done, total), from any thread.
   std::function<void(size_t, size_t)> progress;
+  /// Where bundles' folders are opened from; auditBundles makes one per
+  /// run when none is given.
+  std::shared_ptr<bundle::FolderCache> folders;
 };
 
 /// Audits one bundle found by the tree walk.

@@ -12,8 +12,10 @@
 #include "audit/IRChecks.h"
 #include "audit/Provenance.h"
 #include "audit/ReportFiles.h"
+#include "audit/Shard.h"
 
 #include "bundle/Bundle.h"
+#include "bundle/BundleFolder.h"
 #include "bundle/FileReading.h"
 #include "bundle/Metadata.h"
 #include "bundle/StripRecord.h"
@@ -195,18 +197,15 @@ BundleReport BundleAuditor::run() {
     return std::move(report);
   }
   // Only a path the user named may be a symlink to follow.
-  llvm::Expected<support::UniqueFd> opened = support::openDirectory(
-      found.path, found.named ? Symlinks::Follow : Symlinks::Refuse);
-  llvm::Expected<std::vector<DirEntry>> listed =
-      opened ? bundle::listDirectory(opened->get())
-             : llvm::Expected<std::vector<DirEntry>>(opened.takeError());
-  if (!listed) {
+  llvm::Expected<bundle::OpenedBundle> opened =
+      bundle::openBundle(found, options.folders.get());
+  if (!opened) {
     add(rules::MissingFile, "bundle directory cannot be read: " +
-                                reasonOf(llvm::toString(listed.takeError())));
+                                reasonOf(llvm::toString(opened.takeError())));
     return std::move(report);
   }
-  dir = std::move(*opened);
-  top = std::make_unique<Listing>(std::move(*listed));
+  dir = std::move(opened->fd);
+  top = std::make_unique<Listing>(std::move(opened->entries));
   if (found.kind == BundleKind::BundleDir) {
     scanBundleDirSymlinks();
     checkBundleDir();
@@ -214,6 +213,8 @@ BundleReport BundleAuditor::run() {
     checkAsset();
   }
   sortFindings(report.findings);
+  // The run's tree digest reads the listing read here, not its own.
+  report.treeRecord = treeRecord(found, dir.get(), top->entries);
   return std::move(report);
 }
 

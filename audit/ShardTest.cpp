@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <unistd.h>
 
 using namespace aimodel;
 using namespace aimodel::audit;
@@ -316,4 +317,36 @@ TEST(Shard, EveryByteMutatedMergesOrIsRefusedInOneLine) {
     tryMerge(original.substr(0, length));
   EXPECT_GT(refused, original.size()); // most mutations break it
   EXPECT_GT(merged, 0u);               // some (inside a message) do not
+}
+
+TEST(Shard, TheTreeDigestFromTheAuditsListingsIsThatOfAFreshWalk) {
+  // Audited bundles hand their listing to the digest; the others (another
+  // shard's, a symlink, an IR file) are listed by it. Either way the
+  // digest is the same, and it changes with a file's size.
+  aimodel::testing::ScratchDir dir;
+  dir.write("t/a.aimodel/main.hash", "0123456789abcdef0123456789abcdef");
+  dir.write("t/a.aimodel/metadata.json", "{\"assetVersion\": \"2.0\"}");
+  dir.write("t/a.aimodel/sub/deeper/notes.txt", "notes");
+  dir.write("t/b.h18p.aimodelc/metadata.json", "{}");
+  dir.write("t/b.h18p.aimodelc/main-h18p-delegates/x.mpsgraph", "x");
+  dir.write("t/bundle/metadata.json", "{\"metadata_version\": \"0.2\"}");
+  dir.write("t/bundle/c.aimodel/metadata.json", "{}");
+  dir.write("t/loose.mlirb", "ML\xEFR");
+  ASSERT_EQ(::symlink("a.aimodel", dir.path("t/link.aimodel").c_str()), 0);
+  llvm::Expected<bundle::WalkResult> walked =
+      bundle::findBundles({dir.path("t")});
+  ASSERT_TRUE(bool(walked)) << llvm::toString(walked.takeError());
+  ASSERT_EQ(walked->bundles.size(), 6u);
+  AuditOptions options;
+  options.metadataOnly = true;
+  AuditReport report = auditBundles(walked->bundles, options);
+  size_t listedByAudit = 0;
+  for (const BundleReport &bundle : report.bundles)
+    listedByAudit += bool(bundle.treeRecord);
+  EXPECT_EQ(listedByAudit, 4u); // the folders; not the link, the IR file
+  std::string fresh = treeDigest(walked->bundles);
+  EXPECT_EQ(treeDigest(walked->bundles, &report, 3), fresh);
+  EXPECT_EQ(fresh.size(), 64u);
+  dir.write("t/a.aimodel/sub/deeper/notes.txt", "longer notes");
+  EXPECT_NE(treeDigest(walked->bundles), fresh);
 }

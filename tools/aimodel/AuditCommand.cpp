@@ -343,7 +343,8 @@ int runAudit(AuditCommandOptions options) {
   report.run.metadataOnly = options.metadataOnly;
   if (!options.baseline.empty())
     report.run.baselineFile = options.baseline;
-  report.run.tree = audit::treeDigest(shard ? everyBundle : walked->bundles);
+  report.run.tree = audit::treeDigest(shard ? everyBundle : walked->bundles,
+                                      &report, auditOptions.jobs);
   report.run.runId = options.runId;
   if (config) {
     audit::ConfigEffect effect = audit::applyConfig(*config, report, cwd);
