@@ -6,6 +6,9 @@
 #include "audit/Audit.h"
 #include "support/SafeFile.h"
 
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +28,11 @@ struct IRFileVerdict {
 /// evidence, or all of them with options.forceImport.
 IRFileVerdict checkIRFile(support::RegularFile file, const std::string &name,
                           unsigned rules, const AuditOptions &options);
+
+/// The same for an IR file already read into `bytes` (not under
+/// options.forceImport, whose import needs the file).
+IRFileVerdict checkIRBytes(std::unique_ptr<llvm::MemoryBuffer> bytes,
+                           const std::string &name, unsigned rules);
 
 /// Audits one IR file outside any asset (IRFileAudit.cpp): the rules that
 /// read IR alone.
