@@ -182,6 +182,12 @@ Severity severityInRun(const Rule &rule, const RunRecord &run);
 nlohmann::ordered_json toJson(const AuditReport &report,
                               llvm::StringRef toolVersion);
 
+/// toJson(report, toolVersion).dump(2) and a newline, written to `os`: the
+/// same bytes, with the bundles' entries made and written out `jobs` at a
+/// time.
+void writeJsonReport(llvm::raw_ostream &os, const AuditReport &report,
+                     llvm::StringRef toolVersion, unsigned jobs);
+
 } // namespace aimodel::audit
 
 #endif // AIMODEL_AUDIT_AUDIT_H

@@ -4,6 +4,7 @@
 #include "audit/Fixes.h"
 #include "audit/PeopleReports.h"
 #include "audit/RepairPlan.h"
+#include "support/Parallel.h"
 #include "support/PathText.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -187,67 +188,70 @@ Severity aimodel::audit::severityInRun(const Rule &rule, const RunRecord &run) {
   return severity;
 }
 
-nlohmann::ordered_json aimodel::audit::toJson(const AuditReport &report,
-                                              llvm::StringRef toolVersion) {
-  nlohmann::ordered_json bundles = nlohmann::ordered_json::array();
-  for (const BundleReport &bundle : report.bundles) {
-    nlohmann::ordered_json findings = nlohmann::ordered_json::array();
-    for (const Finding &f : bundle.findings) {
-      nlohmann::ordered_json finding = {
-          {"rule", f.rule->id.str()},
-          {"severity", severityName(f.severity).str()},
-          {"message", support::printableText(f.message)}};
-      setPath(finding, "file", f.file);
-      finding["fix"] = fixFor(f, bundle);
-      if (f.ops || f.blockArguments) {
-        finding["ops"] = f.ops;
-        finding["block_arguments"] = f.blockArguments;
-      }
-      if (!f.examples.empty()) {
-        nlohmann::ordered_json examples = nlohmann::ordered_json::array();
-        for (const std::string &example : f.examples)
-          examples.push_back(support::printableText(example));
-        finding["examples"] = std::move(examples);
-      }
-      findings.push_back(std::move(finding));
+/// One bundle's entry of the JSON report's "bundles".
+static nlohmann::ordered_json bundleJson(const BundleReport &bundle) {
+  nlohmann::ordered_json findings = nlohmann::ordered_json::array();
+  for (const Finding &f : bundle.findings) {
+    nlohmann::ordered_json finding = {
+        {"rule", f.rule->id.str()},
+        {"severity", severityName(f.severity).str()},
+        {"message", support::printableText(f.message)}};
+    setPath(finding, "file", f.file);
+    finding["fix"] = fixFor(f, bundle);
+    if (f.ops || f.blockArguments) {
+      finding["ops"] = f.ops;
+      finding["block_arguments"] = f.blockArguments;
     }
-    nlohmann::ordered_json entry = nlohmann::ordered_json::object();
-    setPath(entry, "path", bundle.path);
-    entry["kind"] = bundle::bundleKindName(bundle.kind).str();
-    entry["producer"] =
-        bundle.producer
-            ? nlohmann::ordered_json(support::printableText(*bundle.producer))
-            : nlohmann::ordered_json(nullptr);
-    if (bundle.stripRecord) {
-      const bundle::StripRecord &r = *bundle.stripRecord;
-      entry["strip_record"] = {{"tool", support::printableText(r.tool)},
-                               {"version", support::printableText(r.version)},
-                               {"date", support::printableText(r.date)},
-                               {"from_sha256", r.from.sha256},
-                               {"sha256", r.to.sha256}};
+    if (!f.examples.empty()) {
+      nlohmann::ordered_json examples = nlohmann::ordered_json::array();
+      for (const std::string &example : f.examples)
+        examples.push_back(support::printableText(example));
+      finding["examples"] = std::move(examples);
     }
-    entry["findings"] = std::move(findings);
-    // Provenance: a compiled bundle's source, a source's compiled bundles.
-    if (bundle.kind == bundle::BundleKind::CompiledAsset) {
-      if (bundle.source) {
-        nlohmann::ordered_json source = nlohmann::ordered_json::object();
-        setPath(source, "path", bundle.source->path);
-        source["matched_by"] = bundle.source->matchedBy;
-        entry["source"] = std::move(source);
-      } else {
-        entry["source"] = nullptr;
-      }
-    } else if (bundle.kind == bundle::BundleKind::Asset) {
-      nlohmann::ordered_json compiled = nlohmann::ordered_json::array();
-      for (const std::string &path : bundle.compiled) {
-        nlohmann::ordered_json one = nlohmann::ordered_json::object();
-        setPath(one, "path", path);
-        compiled.push_back(std::move(one));
-      }
-      entry["compiled"] = std::move(compiled);
-    }
-    bundles.push_back(std::move(entry));
+    findings.push_back(std::move(finding));
   }
+  nlohmann::ordered_json entry = nlohmann::ordered_json::object();
+  setPath(entry, "path", bundle.path);
+  entry["kind"] = bundle::bundleKindName(bundle.kind).str();
+  entry["producer"] =
+      bundle.producer
+          ? nlohmann::ordered_json(support::printableText(*bundle.producer))
+          : nlohmann::ordered_json(nullptr);
+  if (bundle.stripRecord) {
+    const bundle::StripRecord &r = *bundle.stripRecord;
+    entry["strip_record"] = {{"tool", support::printableText(r.tool)},
+                             {"version", support::printableText(r.version)},
+                             {"date", support::printableText(r.date)},
+                             {"from_sha256", r.from.sha256},
+                             {"sha256", r.to.sha256}};
+  }
+  entry["findings"] = std::move(findings);
+  // Provenance: a compiled bundle's source, a source's compiled bundles.
+  if (bundle.kind == bundle::BundleKind::CompiledAsset) {
+    if (bundle.source) {
+      nlohmann::ordered_json source = nlohmann::ordered_json::object();
+      setPath(source, "path", bundle.source->path);
+      source["matched_by"] = bundle.source->matchedBy;
+      entry["source"] = std::move(source);
+    } else {
+      entry["source"] = nullptr;
+    }
+  } else if (bundle.kind == bundle::BundleKind::Asset) {
+    nlohmann::ordered_json compiled = nlohmann::ordered_json::array();
+    for (const std::string &path : bundle.compiled) {
+      nlohmann::ordered_json one = nlohmann::ordered_json::object();
+      setPath(one, "path", path);
+      compiled.push_back(std::move(one));
+    }
+    entry["compiled"] = std::move(compiled);
+  }
+  return entry;
+}
+
+/// The JSON report with `bundles` as its "bundles".
+static nlohmann::ordered_json documentJson(const AuditReport &report,
+                                           llvm::StringRef toolVersion,
+                                           nlohmann::ordered_json bundles) {
   nlohmann::ordered_json rules = nlohmann::ordered_json::array();
   for (const Rule *rule : allRules())
     rules.push_back({{"id", rule->id.str()},
@@ -267,6 +271,51 @@ nlohmann::ordered_json aimodel::audit::toJson(const AuditReport &report,
             {"error", n[static_cast<int>(Severity::Error)]},
             {"warning", n[static_cast<int>(Severity::Warning)]},
             {"info", n[static_cast<int>(Severity::Info)]}}}};
+}
+
+nlohmann::ordered_json aimodel::audit::toJson(const AuditReport &report,
+                                              llvm::StringRef toolVersion) {
+  nlohmann::ordered_json bundles = nlohmann::ordered_json::array();
+  for (const BundleReport &bundle : report.bundles)
+    bundles.push_back(bundleJson(bundle));
+  return documentJson(report, toolVersion, std::move(bundles));
+}
+
+void aimodel::audit::writeJsonReport(llvm::raw_ostream &os,
+                                     const AuditReport &report,
+                                     llvm::StringRef toolVersion,
+                                     unsigned jobs) {
+  std::string document =
+      documentJson(report, toolVersion, nlohmann::ordered_json::array())
+          .dump(2);
+  // dump(2) indents by depth alone and writes no newline inside a string
+  // (they are escaped), so an entry dumped on its own and indented by its
+  // depth in the document (4 spaces: "bundles" > [ > entry) is exactly
+  // what the whole document's dump writes for it.
+  static constexpr llvm::StringLiteral kEmpty = "\n  \"bundles\": [],\n";
+  size_t at = document.find(kEmpty.data());
+  if (report.bundles.empty() || at == std::string::npos) {
+    os << toJson(report, toolVersion).dump(2) << "\n";
+    return;
+  }
+  std::vector<std::string> entries(report.bundles.size());
+  support::forEachIndex(report.bundles.size(), jobs, [&](size_t i) {
+    std::string text = bundleJson(report.bundles[i]).dump(2);
+    std::string &out = entries[i];
+    out.reserve(text.size() + text.size() / 8);
+    out += "    ";
+    for (char c : text) {
+      out += c;
+      if (c == '\n')
+        out += "    ";
+    }
+    return true;
+  });
+  os << llvm::StringRef(document).take_front(at) << "\n  \"bundles\": [\n";
+  for (size_t i = 0; i < entries.size(); ++i)
+    os << entries[i] << (i + 1 < entries.size() ? ",\n" : "\n");
+  os << "  ],\n"
+     << llvm::StringRef(document).drop_front(at + kEmpty.size()) << "\n";
 }
 
 void aimodel::audit::writePreCommitReport(llvm::raw_ostream &os,

@@ -350,3 +350,21 @@ TEST(Shard, TheTreeDigestFromTheAuditsListingsIsThatOfAFreshWalk) {
   dir.write("t/a.aimodel/sub/deeper/notes.txt", "longer notes");
   EXPECT_NE(treeDigest(walked->bundles), fresh);
 }
+
+TEST(Shard, TheJsonReportWrittenInParallelIsTheDocumentsDump) {
+  // Entries dumped on their own and indented are the whole dump's bytes:
+  // paths that are not UTF-8, tabs, findings with and without examples.
+  AuditReport full = fullReport();
+  full.bundles[1].findings.front().examples = {"a\nb", "\xff"};
+  full.bundles[2].compiled = {"models/n1.h18p.aimodelc"};
+  full.run.inputs = {"m", "pkg"};
+  full.run.tree = std::string(64, 'a');
+  for (const AuditReport &report : {full, AuditReport()})
+    for (unsigned jobs : {1u, 3u}) {
+      std::string written;
+      llvm::raw_string_ostream os(written);
+      writeJsonReport(os, report, kVersion, jobs);
+      os.flush();
+      EXPECT_EQ(written, jsonOf(report) + "\n") << jobs;
+    }
+}
