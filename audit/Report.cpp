@@ -302,12 +302,14 @@ void aimodel::audit::writeJsonReport(llvm::raw_ostream &os,
   support::forEachIndex(report.bundles.size(), jobs, [&](size_t i) {
     std::string text = bundleJson(report.bundles[i]).dump(2);
     std::string &out = entries[i];
-    out.reserve(text.size() + text.size() / 8);
-    out += "    ";
-    for (char c : text) {
-      out += c;
-      if (c == '\n')
-        out += "    ";
+    out.reserve(text.size() + text.size() / 4);
+    for (llvm::StringRef rest(text);;) {
+      auto [line, next] = rest.split('\n');
+      out.append("    ").append(line.data(), line.size());
+      if (line.size() == rest.size())
+        break;
+      out += '\n';
+      rest = next;
     }
     return true;
   });
