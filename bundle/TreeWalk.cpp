@@ -12,7 +12,6 @@
 #include <fcntl.h>
 #include <set>
 #include <sys/stat.h>
-#include <tuple>
 
 using namespace aimodel::bundle;
 using aimodel::support::printablePath;
@@ -237,8 +236,10 @@ aimodel::bundle::findBundles(const std::vector<std::string> &roots) {
   for (size_t i = 0; i < order.size(); ++i)
     order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return std::make_tuple(found[a].bundle.path, !found[a].walked) <
-           std::make_tuple(found[b].bundle.path, !found[b].walked);
+    // By reference: a tuple of the paths would copy two per comparison.
+    if (int order = found[a].bundle.path.compare(found[b].bundle.path))
+      return order < 0;
+    return found[a].walked && !found[b].walked;
   });
   std::vector<size_t> kept;
   for (size_t i : order)
