@@ -8,6 +8,8 @@
 #include "support/PathText.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -248,6 +250,198 @@ static nlohmann::ordered_json bundleJson(const BundleReport &bundle) {
   return entry;
 }
 
+namespace {
+/// Writes JSON text as nlohmann's dump(2) does, without making JSON values:
+/// two spaces a level after each newline (plus `base`, the depth of what
+/// is written in the document), `"key": value`, "[]" and "{}" when empty,
+/// strings with '"', '\\', \b \f \n \r \t escaped, other control
+/// characters as \u00xx, everything else as it is. nlohmann refuses a
+/// string that is not valid UTF-8: ok() says whether every string was.
+class DumpWriter {
+public:
+  DumpWriter(std::string &out, unsigned base) : out(out), base(base) {}
+  bool ok() const { return valid; }
+
+  void open(char bracket) {
+    out += bracket;
+    empty.push_back(true);
+  }
+  void close(char bracket) {
+    bool wasEmpty = empty.back();
+    empty.pop_back();
+    if (!wasEmpty)
+      newline();
+    out += bracket;
+  }
+  /// Before each element of an array.
+  void item() {
+    out += empty.back() ? "\n" : ",\n";
+    empty.back() = false;
+    indent();
+  }
+  void key(llvm::StringRef name) {
+    item();
+    string(name);
+    out += ": ";
+  }
+  void string(llvm::StringRef text) {
+    const auto *begin = reinterpret_cast<const llvm::UTF8 *>(text.data());
+    if (!llvm::isLegalUTF8String(&begin, begin + text.size()))
+      valid = false;
+    static const char hex[] = "0123456789abcdef";
+    out += '"';
+    for (char c : text) {
+      switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += "\\u00";
+          out += hex[(c >> 4) & 0xF];
+          out += hex[c & 0xF];
+        } else {
+          out += c;
+        }
+      }
+    }
+    out += '"';
+  }
+  void number(uint64_t value) { out += std::to_string(value); }
+  void null() { out += "null"; }
+  /// As setPath: `name` and, when the path is not UTF-8, `name`_bytes.
+  void path(llvm::StringRef name, llvm::StringRef bytes) {
+    support::JsonPath path = support::jsonPath(bytes);
+    key(name);
+    string(path.text);
+    if (path.bytesHex) {
+      key((name + "_bytes").str());
+      string(*path.bytesHex);
+    }
+  }
+
+private:
+  void newline() {
+    out += '\n';
+    indent();
+  }
+  void indent() { out.append(base + 2 * empty.size(), ' '); }
+
+  std::string &out;
+  unsigned base;
+  llvm::SmallVector<bool, 8> empty; ///< per open level: nothing in it yet
+  bool valid = true;
+};
+} // namespace
+
+/// Appends bundleJson(bundle).dump(2), each of its lines but the first
+/// indented by `base` more spaces, written directly (the same fields in the
+/// same order: a test holds the two together). False when nlohmann would
+/// refuse a string in it (not UTF-8): the caller then dumps through it.
+static bool appendBundleJson(std::string &out, const BundleReport &bundle,
+                             unsigned base) {
+  DumpWriter w(out, base);
+  w.open('{');
+  w.path("path", bundle.path);
+  w.key("kind");
+  w.string(bundle::bundleKindName(bundle.kind));
+  w.key("producer");
+  if (bundle.producer)
+    w.string(support::printableText(*bundle.producer));
+  else
+    w.null();
+  if (bundle.stripRecord) {
+    const bundle::StripRecord &r = *bundle.stripRecord;
+    w.key("strip_record");
+    w.open('{');
+    w.key("tool");
+    w.string(support::printableText(r.tool));
+    w.key("version");
+    w.string(support::printableText(r.version));
+    w.key("date");
+    w.string(support::printableText(r.date));
+    w.key("from_sha256");
+    w.string(r.from.sha256);
+    w.key("sha256");
+    w.string(r.to.sha256);
+    w.close('}');
+  }
+  w.key("findings");
+  w.open('[');
+  for (const Finding &f : bundle.findings) {
+    w.item();
+    w.open('{');
+    w.key("rule");
+    w.string(f.rule->id);
+    w.key("severity");
+    w.string(severityName(f.severity));
+    w.key("message");
+    w.string(support::printableText(f.message));
+    w.path("file", f.file);
+    w.key("fix");
+    w.string(fixFor(f, bundle));
+    if (f.ops || f.blockArguments) {
+      w.key("ops");
+      w.number(f.ops);
+      w.key("block_arguments");
+      w.number(f.blockArguments);
+    }
+    if (!f.examples.empty()) {
+      w.key("examples");
+      w.open('[');
+      for (const std::string &example : f.examples) {
+        w.item();
+        w.string(support::printableText(example));
+      }
+      w.close(']');
+    }
+    w.close('}');
+  }
+  w.close(']');
+  if (bundle.kind == bundle::BundleKind::CompiledAsset) {
+    w.key("source");
+    if (bundle.source) {
+      w.open('{');
+      w.path("path", bundle.source->path);
+      w.key("matched_by");
+      w.string(bundle.source->matchedBy);
+      w.close('}');
+    } else {
+      w.null();
+    }
+  } else if (bundle.kind == bundle::BundleKind::Asset) {
+    w.key("compiled");
+    w.open('[');
+    for (const std::string &path : bundle.compiled) {
+      w.item();
+      w.open('{');
+      w.path("path", path);
+      w.close('}');
+    }
+    w.close(']');
+  }
+  w.close('}');
+  return w.ok();
+}
+
 /// The JSON report with `bundles` as its "bundles".
 static nlohmann::ordered_json documentJson(const AuditReport &report,
                                            llvm::StringRef toolVersion,
@@ -300,8 +494,13 @@ void aimodel::audit::writeJsonReport(llvm::raw_ostream &os,
   }
   std::vector<std::string> entries(report.bundles.size());
   support::forEachIndex(report.bundles.size(), jobs, [&](size_t i) {
-    std::string text = bundleJson(report.bundles[i]).dump(2);
     std::string &out = entries[i];
+    out = "    ";
+    if (appendBundleJson(out, report.bundles[i], 4))
+      return true;
+    // A string nlohmann refuses: dumped through it, which says so.
+    out.clear();
+    std::string text = bundleJson(report.bundles[i]).dump(2);
     out.reserve(text.size() + text.size() / 4);
     for (llvm::StringRef rest(text);;) {
       auto [line, next] = rest.split('\n');

@@ -355,8 +355,27 @@ TEST(Shard, TheJsonReportWrittenInParallelIsTheDocumentsDump) {
   // Entries dumped on their own and indented are the whole dump's bytes:
   // paths that are not UTF-8, tabs, findings with and without examples.
   AuditReport full = fullReport();
-  full.bundles[1].findings.front().examples = {"a\nb", "\xff"};
-  full.bundles[2].compiled = {"models/n1.h18p.aimodelc"};
+  full.bundles[1].findings.front().examples = {"a\nb", "\xff",
+                                               "q\"\\\x01\x7f\b\f\r"};
+  full.bundles[1].findings.front().ops = 7;
+  full.bundles[1].findings.front().blockArguments = 2;
+  full.bundles[2].compiled = {"models/n1.h18p.aimodelc", "m/caf\xe9.aimodel"};
+  bundle::StripRecord record;
+  record.tool = "aimodel\tstrip";
+  record.version = "1.0";
+  record.date = "2026";
+  record.from.sha256 = std::string(64, 'f');
+  record.to.sha256 = std::string(64, 'e');
+  full.bundles[3].stripRecord = record;
+  for (BundleReport &bundle : full.bundles)
+    if (bundle.kind == bundle::BundleKind::Asset &&
+        bundle.path.find("models/") == 0)
+      bundle.kind = bundle::BundleKind::CompiledAsset;
+  for (BundleReport &bundle : full.bundles)
+    if (bundle.kind == bundle::BundleKind::CompiledAsset) {
+      bundle.source = SourceLink{"m/caf\xe9.aimodel", "main.hash"};
+      break;
+    }
   full.run.inputs = {"m", "pkg"};
   full.run.tree = std::string(64, 'a');
   for (const AuditReport &report : {full, AuditReport()})
