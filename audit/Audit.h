@@ -9,6 +9,7 @@
 #define AIMODEL_AUDIT_AUDIT_H
 
 #include "audit/Rules.h"
+#include "bundle/BundleFolder.h"
 #include "bundle/StripRecord.h"
 #include "bundle/TreeWalk.h"
 #include "mlir-passes/Findings.h"
@@ -20,6 +21,7 @@
 
 #include <array>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -69,6 +71,9 @@ struct BundleReport {
   /// bundle had, so they ran: by ID. One whose input it lacks (no bundle
   /// folder, no tokenizer, an interface the IR does not show) is not here.
   std::vector<const Rule *> rulesRun;
+  /// Not reported: this bundle's part of RunRecord::tree (treeRecord() in
+  /// Shard.h), from the listing its audit read, when the audit listed it.
+  std::optional<std::string> treeRecord;
 
   /// "path/file" of a finding, or the bundle path for one about the bundle.
   std::string pathOf(const Finding &finding) const {
@@ -141,6 +146,9 @@ struct AuditOptions {
   unsigned jobs = 1;
   /// Called after each bundle with (done, total), from any thread.
   std::function<void(size_t, size_t)> progress;
+  /// Where bundles' folders are opened from; auditBundles makes one per
+  /// run when none is given.
+  std::shared_ptr<bundle::FolderCache> folders;
 };
 
 /// Audits one bundle found by the tree walk.
@@ -177,6 +185,12 @@ Severity severityInRun(const Rule &rule, const RunRecord &run);
 /// The "aimodel-audit/1" JSON document.
 nlohmann::ordered_json toJson(const AuditReport &report,
                               llvm::StringRef toolVersion);
+
+/// toJson(report, toolVersion).dump(2) and a newline, written to `os`: the
+/// same bytes, with the bundles' entries made and written out `jobs` at a
+/// time.
+void writeJsonReport(llvm::raw_ostream &os, const AuditReport &report,
+                     llvm::StringRef toolVersion, unsigned jobs);
 
 } // namespace aimodel::audit
 

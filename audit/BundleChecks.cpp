@@ -13,9 +13,11 @@
 #include "audit/Provenance.h"
 #include "audit/ReportFiles.h"
 #include "audit/RuntimeContract.h"
+#include "audit/Shard.h"
 #include "audit/ThirdPartyFacts.h"
 
 #include "bundle/Bundle.h"
+#include "bundle/BundleFolder.h"
 #include "bundle/FileReading.h"
 #include "bundle/Metadata.h"
 #include "bundle/StripRecord.h"
@@ -47,6 +49,9 @@ namespace {
 
 /// From this size on, hashing the mlirb and decoding it run side by side.
 constexpr uint64_t kOverlapBytes = 16 << 20;
+/// Below this size the mlirb is read once, hashed and decoded from the
+/// same bytes: cheaper than a read to hash and a mapping to decode.
+constexpr uint64_t kReadWholeBytes = 1 << 20;
 
 /// The runtime-contract rules run, except in the baseline scripts/bench-audit
 /// measures their cost against (a CMake option no shipped build sets).
@@ -83,6 +88,12 @@ gitLfsPointer(const support::RegularFile &file) {
   if (got != ssize_t(file.size()))
     return std::nullopt;
   return support::parseGitLfsPointer(llvm::StringRef(bytes, file.size()));
+}
+
+llvm::Expected<bundle::Sha256Digest> sha256Of(llvm::StringRef bytes) {
+  bundle::Sha256 hash;
+  hash.update(bytes);
+  return hash.finish();
 }
 
 /// "an array", "a string", ... for a JSON value in a message.
@@ -168,8 +179,10 @@ private:
   void checkBundleDir();
   std::optional<nlohmann::json> checkMetadata(const std::string &name);
   void checkAssetVersion(const nlohmann::json &metadata);
+  /// `bytes`: the mlirb already read whole, if it was.
   void checkHash(const bundle::AssetLayout &layout,
-                 std::optional<support::RegularFile> &ir);
+                 std::optional<support::RegularFile> &ir,
+                 const llvm::MemoryBuffer *bytes = nullptr);
   void checkUnexpected(const std::set<std::string> &known);
   /// AIM015 from a compiled bundle's stats.json.
   void checkStatsTraps();
@@ -217,18 +230,15 @@ BundleReport BundleAuditor::run() {
     return std::move(report);
   }
   // Only a path the user named may be a symlink to follow.
-  llvm::Expected<support::UniqueFd> opened = support::openDirectory(
-      found.path, found.named ? Symlinks::Follow : Symlinks::Refuse);
-  llvm::Expected<std::vector<DirEntry>> listed =
-      opened ? bundle::listDirectory(opened->get())
-             : llvm::Expected<std::vector<DirEntry>>(opened.takeError());
-  if (!listed) {
+  llvm::Expected<bundle::OpenedBundle> opened =
+      bundle::openBundle(found, options.folders.get());
+  if (!opened) {
     add(rules::MissingFile, "bundle directory cannot be read: " +
-                                reasonOf(llvm::toString(listed.takeError())));
+                                reasonOf(llvm::toString(opened.takeError())));
     return std::move(report);
   }
-  dir = std::move(*opened);
-  top = std::make_unique<Listing>(std::move(*listed));
+  dir = std::move(opened->fd);
+  top = std::make_unique<Listing>(std::move(opened->entries));
   if (found.kind == BundleKind::BundleDir) {
     scanBundleDirSymlinks();
     checkBundleDir();
@@ -241,6 +251,8 @@ BundleReport BundleAuditor::run() {
   llvm::sort(report.rulesRun,
              [](const Rule *a, const Rule *b) { return a->id < b->id; });
   sortFindings(report.findings);
+  // The run's tree digest reads the listing read here, not its own.
+  report.treeRecord = treeRecord(found, dir.get(), top->entries);
   return std::move(report);
 }
 
@@ -380,7 +392,8 @@ void BundleAuditor::checkAssetVersion(const nlohmann::json &metadata) {
 }
 
 void BundleAuditor::checkHash(const bundle::AssetLayout &layout,
-                              std::optional<support::RegularFile> &ir) {
+                              std::optional<support::RegularFile> &ir,
+                              const llvm::MemoryBuffer *bytes) {
   const DirEntry *hashEntry = top->find(layout.hash);
   if (!hashEntry) {
     add(rules::HashMismatch, layout.hash + " is missing", layout.hash);
@@ -408,7 +421,7 @@ void BundleAuditor::checkHash(const bundle::AssetLayout &layout,
   if (!ir)
     return; // nothing to compare against: reported as AIM004 / AIM010
   llvm::Expected<bundle::Sha256Digest> actual =
-      bundle::sha256File(*ir, layout.ir);
+      bytes ? sha256Of(bytes->getBuffer()) : bundle::sha256File(*ir, layout.ir);
   if (!actual) {
     add(rules::MissingFile, memberProblem(layout.ir, actual.takeError()),
         layout.ir);
@@ -807,10 +820,21 @@ void BundleAuditor::checkIR(const bundle::AssetLayout &layout,
         passes::kLegacyDebugLocationRule | passes::kDebugPayloadRule |
         passes::kGraphTrapRule |
         (compiled ? 0u : unsigned(passes::kUnverifiedLocationRule));
+    // A small mlirb is read once; if that read fails, the hash and the
+    // decode below meet (and report) whatever stopped it.
+    std::unique_ptr<llvm::MemoryBuffer> whole;
+    if (ir && ir->size() < kReadWholeBytes && !options.forceImport) {
+      llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> read =
+          bundle::readWholeFile(*ir, layout.ir);
+      if (read)
+        whole = std::move(*read);
+      else
+        llvm::consumeError(read.takeError());
+    }
     // The hash reads the mlirb through its descriptor while the IR work
     // maps it: on a large asset the two overlap, and hashing is the floor.
     std::optional<support::RegularFile> forIR;
-    if (ir)
+    if (ir && !whole)
       if (int copy = ::fcntl(ir->fd.get(), F_DUPFD_CLOEXEC, 0); copy >= 0)
         forIR = support::RegularFile{support::UniqueFd(copy), ir->state};
     std::optional<detail::IRFileVerdict> mlirb;
@@ -819,7 +843,11 @@ void BundleAuditor::checkIR(const bundle::AssetLayout &layout,
         mlirb = detail::checkIRFile(std::move(*forIR), layout.ir, rules,
                                     options, /*withGraphs=*/kRuntimeContract);
     };
-    if (ir && ir->size() >= kOverlapBytes) {
+    if (whole) {
+      checkHash(layout, ir, whole.get());
+      mlirb = detail::checkIRBytes(std::move(whole), layout.ir, rules,
+                                   /*withGraphs=*/kRuntimeContract);
+    } else if (ir && ir->size() >= kOverlapBytes) {
       std::thread worker(decodeMlirb);
       checkHash(layout, ir);
       worker.join();

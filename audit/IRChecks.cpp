@@ -23,6 +23,24 @@ using namespace aimodel;
 using namespace aimodel::audit;
 using namespace aimodel::audit::detail;
 
+IRFileVerdict
+aimodel::audit::detail::checkIRBytes(std::unique_ptr<llvm::MemoryBuffer> bytes,
+                                     const std::string &name, unsigned rules,
+                                     bool withGraphs) {
+  IRFileVerdict verdict;
+  verdict.name = name;
+  llvm::Expected<std::unique_ptr<bytecode::BytecodeFile>> decoded =
+      bytecode::BytecodeFile::fromBuffer(std::move(bytes));
+  if (!decoded) {
+    verdict.unreadable = llvm::toString(decoded.takeError());
+    return verdict;
+  }
+  if (withGraphs)
+    verdict.graphs = bytecode::entryGraphFacts(**decoded);
+  verdict.findings = passes::runTableRules(**decoded, rules);
+  return verdict;
+}
+
 IRFileVerdict aimodel::audit::detail::checkIRFile(support::RegularFile file,
                                                   const std::string &name,
                                                   unsigned rules,

@@ -7,6 +7,9 @@
 #include "bytecode/GraphInterface.h"
 #include "support/SafeFile.h"
 
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +33,12 @@ struct IRFileVerdict {
 IRFileVerdict checkIRFile(support::RegularFile file, const std::string &name,
                           unsigned rules, const AuditOptions &options,
                           bool withGraphs = false);
+
+/// The same for an IR file already read into `bytes` (not under
+/// options.forceImport, whose import needs the file).
+IRFileVerdict checkIRBytes(std::unique_ptr<llvm::MemoryBuffer> bytes,
+                           const std::string &name, unsigned rules,
+                           bool withGraphs = false);
 
 /// Audits one IR file outside any asset (IRFileAudit.cpp): the rules that
 /// read IR alone.

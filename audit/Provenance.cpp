@@ -184,6 +184,11 @@ void aimodel::audit::linkSources(AuditReport &report,
     std::optional<std::string> sourceHash;
   };
   std::vector<Compiled> compiled;
+  // A source's identity only serves to link a compiled bundle: with none in
+  // the run, no main.hash is read here.
+  bool anyCompiled = llvm::any_of(all, [](const bundle::FoundBundle &found) {
+    return found.kind == bundle::BundleKind::CompiledAsset;
+  });
   for (const bundle::FoundBundle &found : all) {
     auto it = audited.find(found.path);
     BundleReport *report = it == audited.end() ? nullptr : it->second;
@@ -191,9 +196,9 @@ void aimodel::audit::linkSources(AuditReport &report,
     // shard's bundle; main.hash under --metadata-only).
     if (found.kind == bundle::BundleKind::Asset)
       sources.push_back({&found, report,
-                         report && !options.metadataOnly
-                             ? report->mainHash
-                             : readMainHash(found)});
+                         report && !options.metadataOnly ? report->mainHash
+                         : anyCompiled                   ? readMainHash(found)
+                                                         : std::nullopt});
     else if (found.kind == bundle::BundleKind::CompiledAsset)
       compiled.push_back({&found, report,
                           report ? report->sourceHash : readSourceHash(found)});

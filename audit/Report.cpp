@@ -4,9 +4,12 @@
 #include "audit/Fixes.h"
 #include "audit/PeopleReports.h"
 #include "audit/RepairPlan.h"
+#include "support/Parallel.h"
 #include "support/PathText.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -187,73 +190,277 @@ Severity aimodel::audit::severityInRun(const Rule &rule, const RunRecord &run) {
   return severity;
 }
 
-nlohmann::ordered_json aimodel::audit::toJson(const AuditReport &report,
-                                              llvm::StringRef toolVersion) {
-  nlohmann::ordered_json bundles = nlohmann::ordered_json::array();
-  for (const BundleReport &bundle : report.bundles) {
-    nlohmann::ordered_json findings = nlohmann::ordered_json::array();
-    for (const Finding &f : bundle.findings) {
-      nlohmann::ordered_json finding = {
-          {"rule", f.rule->id.str()},
-          {"severity", severityName(f.severity).str()},
-          {"message", support::printableText(f.message)}};
-      setPath(finding, "file", f.file);
-      finding["fix"] = fixFor(f, bundle);
-      if (f.ops || f.blockArguments) {
-        finding["ops"] = f.ops;
-        finding["block_arguments"] = f.blockArguments;
-      }
-      if (!f.examples.empty()) {
-        nlohmann::ordered_json examples = nlohmann::ordered_json::array();
-        for (const std::string &example : f.examples)
-          examples.push_back(support::printableText(example));
-        finding["examples"] = std::move(examples);
-      }
-      findings.push_back(std::move(finding));
+/// One bundle's entry of the JSON report's "bundles".
+static nlohmann::ordered_json bundleJson(const BundleReport &bundle) {
+  nlohmann::ordered_json findings = nlohmann::ordered_json::array();
+  for (const Finding &f : bundle.findings) {
+    nlohmann::ordered_json finding = {
+        {"rule", f.rule->id.str()},
+        {"severity", severityName(f.severity).str()},
+        {"message", support::printableText(f.message)}};
+    setPath(finding, "file", f.file);
+    finding["fix"] = fixFor(f, bundle);
+    if (f.ops || f.blockArguments) {
+      finding["ops"] = f.ops;
+      finding["block_arguments"] = f.blockArguments;
     }
-    nlohmann::ordered_json entry = nlohmann::ordered_json::object();
-    setPath(entry, "path", bundle.path);
-    entry["kind"] = bundle::bundleKindName(bundle.kind).str();
-    entry["producer"] =
-        bundle.producer
-            ? nlohmann::ordered_json(support::printableText(*bundle.producer))
-            : nlohmann::ordered_json(nullptr);
-    if (bundle.stripRecord) {
-      const bundle::StripRecord &r = *bundle.stripRecord;
-      entry["strip_record"] = {{"tool", support::printableText(r.tool)},
-                               {"version", support::printableText(r.version)},
-                               {"date", support::printableText(r.date)},
-                               {"from_sha256", r.from.sha256},
-                               {"sha256", r.to.sha256}};
+    if (!f.examples.empty()) {
+      nlohmann::ordered_json examples = nlohmann::ordered_json::array();
+      for (const std::string &example : f.examples)
+        examples.push_back(support::printableText(example));
+      finding["examples"] = std::move(examples);
     }
-    entry["findings"] = std::move(findings);
-    if (!bundle.rulesRun.empty()) {
-      nlohmann::ordered_json ran = nlohmann::ordered_json::array();
-      for (const Rule *rule : bundle.rulesRun)
-        ran.push_back(rule->id.str());
-      entry["rules_run"] = std::move(ran);
-    }
-    // Provenance: a compiled bundle's source, a source's compiled bundles.
-    if (bundle.kind == bundle::BundleKind::CompiledAsset) {
-      if (bundle.source) {
-        nlohmann::ordered_json source = nlohmann::ordered_json::object();
-        setPath(source, "path", bundle.source->path);
-        source["matched_by"] = bundle.source->matchedBy;
-        entry["source"] = std::move(source);
-      } else {
-        entry["source"] = nullptr;
-      }
-    } else if (bundle.kind == bundle::BundleKind::Asset) {
-      nlohmann::ordered_json compiled = nlohmann::ordered_json::array();
-      for (const std::string &path : bundle.compiled) {
-        nlohmann::ordered_json one = nlohmann::ordered_json::object();
-        setPath(one, "path", path);
-        compiled.push_back(std::move(one));
-      }
-      entry["compiled"] = std::move(compiled);
-    }
-    bundles.push_back(std::move(entry));
+    findings.push_back(std::move(finding));
   }
+  nlohmann::ordered_json entry = nlohmann::ordered_json::object();
+  setPath(entry, "path", bundle.path);
+  entry["kind"] = bundle::bundleKindName(bundle.kind).str();
+  entry["producer"] =
+      bundle.producer
+          ? nlohmann::ordered_json(support::printableText(*bundle.producer))
+          : nlohmann::ordered_json(nullptr);
+  if (bundle.stripRecord) {
+    const bundle::StripRecord &r = *bundle.stripRecord;
+    entry["strip_record"] = {{"tool", support::printableText(r.tool)},
+                             {"version", support::printableText(r.version)},
+                             {"date", support::printableText(r.date)},
+                             {"from_sha256", r.from.sha256},
+                             {"sha256", r.to.sha256}};
+  }
+  entry["findings"] = std::move(findings);
+  if (!bundle.rulesRun.empty()) {
+    nlohmann::ordered_json ran = nlohmann::ordered_json::array();
+    for (const Rule *rule : bundle.rulesRun)
+      ran.push_back(rule->id.str());
+    entry["rules_run"] = std::move(ran);
+  }
+  // Provenance: a compiled bundle's source, a source's compiled bundles.
+  if (bundle.kind == bundle::BundleKind::CompiledAsset) {
+    if (bundle.source) {
+      nlohmann::ordered_json source = nlohmann::ordered_json::object();
+      setPath(source, "path", bundle.source->path);
+      source["matched_by"] = bundle.source->matchedBy;
+      entry["source"] = std::move(source);
+    } else {
+      entry["source"] = nullptr;
+    }
+  } else if (bundle.kind == bundle::BundleKind::Asset) {
+    nlohmann::ordered_json compiled = nlohmann::ordered_json::array();
+    for (const std::string &path : bundle.compiled) {
+      nlohmann::ordered_json one = nlohmann::ordered_json::object();
+      setPath(one, "path", path);
+      compiled.push_back(std::move(one));
+    }
+    entry["compiled"] = std::move(compiled);
+  }
+  return entry;
+}
+
+namespace {
+/// Writes JSON text as nlohmann's dump(2) does, without making JSON values:
+/// two spaces a level after each newline (plus `base`, the depth of what
+/// is written in the document), `"key": value`, "[]" and "{}" when empty,
+/// strings with '"', '\\', \b \f \n \r \t escaped, other control
+/// characters as \u00xx, everything else as it is. nlohmann refuses a
+/// string that is not valid UTF-8: ok() says whether every string was.
+class DumpWriter {
+public:
+  DumpWriter(std::string &out, unsigned base) : out(out), base(base) {}
+  bool ok() const { return valid; }
+
+  void open(char bracket) {
+    out += bracket;
+    empty.push_back(true);
+  }
+  void close(char bracket) {
+    bool wasEmpty = empty.back();
+    empty.pop_back();
+    if (!wasEmpty)
+      newline();
+    out += bracket;
+  }
+  /// Before each element of an array.
+  void item() {
+    out += empty.back() ? "\n" : ",\n";
+    empty.back() = false;
+    indent();
+  }
+  void key(llvm::StringRef name) {
+    item();
+    string(name);
+    out += ": ";
+  }
+  void string(llvm::StringRef text) {
+    const auto *begin = reinterpret_cast<const llvm::UTF8 *>(text.data());
+    if (!llvm::isLegalUTF8String(&begin, begin + text.size()))
+      valid = false;
+    static const char hex[] = "0123456789abcdef";
+    out += '"';
+    for (char c : text) {
+      switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += "\\u00";
+          out += hex[(c >> 4) & 0xF];
+          out += hex[c & 0xF];
+        } else {
+          out += c;
+        }
+      }
+    }
+    out += '"';
+  }
+  void number(uint64_t value) { out += std::to_string(value); }
+  void null() { out += "null"; }
+  /// As setPath: `name` and, when the path is not UTF-8, `name`_bytes.
+  void path(llvm::StringRef name, llvm::StringRef bytes) {
+    support::JsonPath path = support::jsonPath(bytes);
+    key(name);
+    string(path.text);
+    if (path.bytesHex) {
+      key((name + "_bytes").str());
+      string(*path.bytesHex);
+    }
+  }
+
+private:
+  void newline() {
+    out += '\n';
+    indent();
+  }
+  void indent() { out.append(base + 2 * empty.size(), ' '); }
+
+  std::string &out;
+  unsigned base;
+  llvm::SmallVector<bool, 8> empty; ///< per open level: nothing in it yet
+  bool valid = true;
+};
+} // namespace
+
+/// Appends bundleJson(bundle).dump(2), each of its lines but the first
+/// indented by `base` more spaces, written directly (the same fields in the
+/// same order: a test holds the two together). False when nlohmann would
+/// refuse a string in it (not UTF-8): the caller then dumps through it.
+static bool appendBundleJson(std::string &out, const BundleReport &bundle,
+                             unsigned base) {
+  DumpWriter w(out, base);
+  w.open('{');
+  w.path("path", bundle.path);
+  w.key("kind");
+  w.string(bundle::bundleKindName(bundle.kind));
+  w.key("producer");
+  if (bundle.producer)
+    w.string(support::printableText(*bundle.producer));
+  else
+    w.null();
+  if (bundle.stripRecord) {
+    const bundle::StripRecord &r = *bundle.stripRecord;
+    w.key("strip_record");
+    w.open('{');
+    w.key("tool");
+    w.string(support::printableText(r.tool));
+    w.key("version");
+    w.string(support::printableText(r.version));
+    w.key("date");
+    w.string(support::printableText(r.date));
+    w.key("from_sha256");
+    w.string(r.from.sha256);
+    w.key("sha256");
+    w.string(r.to.sha256);
+    w.close('}');
+  }
+  w.key("findings");
+  w.open('[');
+  for (const Finding &f : bundle.findings) {
+    w.item();
+    w.open('{');
+    w.key("rule");
+    w.string(f.rule->id);
+    w.key("severity");
+    w.string(severityName(f.severity));
+    w.key("message");
+    w.string(support::printableText(f.message));
+    w.path("file", f.file);
+    w.key("fix");
+    w.string(fixFor(f, bundle));
+    if (f.ops || f.blockArguments) {
+      w.key("ops");
+      w.number(f.ops);
+      w.key("block_arguments");
+      w.number(f.blockArguments);
+    }
+    if (!f.examples.empty()) {
+      w.key("examples");
+      w.open('[');
+      for (const std::string &example : f.examples) {
+        w.item();
+        w.string(support::printableText(example));
+      }
+      w.close(']');
+    }
+    w.close('}');
+  }
+  w.close(']');
+  if (!bundle.rulesRun.empty()) {
+    w.key("rules_run");
+    w.open('[');
+    for (const Rule *rule : bundle.rulesRun) {
+      w.item();
+      w.string(rule->id);
+    }
+    w.close(']');
+  }
+  if (bundle.kind == bundle::BundleKind::CompiledAsset) {
+    w.key("source");
+    if (bundle.source) {
+      w.open('{');
+      w.path("path", bundle.source->path);
+      w.key("matched_by");
+      w.string(bundle.source->matchedBy);
+      w.close('}');
+    } else {
+      w.null();
+    }
+  } else if (bundle.kind == bundle::BundleKind::Asset) {
+    w.key("compiled");
+    w.open('[');
+    for (const std::string &path : bundle.compiled) {
+      w.item();
+      w.open('{');
+      w.path("path", path);
+      w.close('}');
+    }
+    w.close(']');
+  }
+  w.close('}');
+  return w.ok();
+}
+
+/// The JSON report with `bundles` as its "bundles".
+static nlohmann::ordered_json documentJson(const AuditReport &report,
+                                           llvm::StringRef toolVersion,
+                                           nlohmann::ordered_json bundles) {
   nlohmann::ordered_json rules = nlohmann::ordered_json::array();
   for (const Rule *rule : allRules())
     rules.push_back({{"id", rule->id.str()},
@@ -273,6 +480,58 @@ nlohmann::ordered_json aimodel::audit::toJson(const AuditReport &report,
             {"error", n[static_cast<int>(Severity::Error)]},
             {"warning", n[static_cast<int>(Severity::Warning)]},
             {"info", n[static_cast<int>(Severity::Info)]}}}};
+}
+
+nlohmann::ordered_json aimodel::audit::toJson(const AuditReport &report,
+                                              llvm::StringRef toolVersion) {
+  nlohmann::ordered_json bundles = nlohmann::ordered_json::array();
+  for (const BundleReport &bundle : report.bundles)
+    bundles.push_back(bundleJson(bundle));
+  return documentJson(report, toolVersion, std::move(bundles));
+}
+
+void aimodel::audit::writeJsonReport(llvm::raw_ostream &os,
+                                     const AuditReport &report,
+                                     llvm::StringRef toolVersion,
+                                     unsigned jobs) {
+  std::string document =
+      documentJson(report, toolVersion, nlohmann::ordered_json::array())
+          .dump(2);
+  // dump(2) indents by depth alone and writes no newline inside a string
+  // (they are escaped), so an entry dumped on its own and indented by its
+  // depth in the document (4 spaces: "bundles" > [ > entry) is exactly
+  // what the whole document's dump writes for it.
+  static constexpr llvm::StringLiteral kEmpty = "\n  \"bundles\": [],\n";
+  size_t at = document.find(kEmpty.data());
+  if (report.bundles.empty() || at == std::string::npos) {
+    os << toJson(report, toolVersion).dump(2) << "\n";
+    return;
+  }
+  std::vector<std::string> entries(report.bundles.size());
+  support::forEachIndex(report.bundles.size(), jobs, [&](size_t i) {
+    std::string &out = entries[i];
+    out = "    ";
+    if (appendBundleJson(out, report.bundles[i], 4))
+      return true;
+    // A string nlohmann refuses: dumped through it, which says so.
+    out.clear();
+    std::string text = bundleJson(report.bundles[i]).dump(2);
+    out.reserve(text.size() + text.size() / 4);
+    for (llvm::StringRef rest(text);;) {
+      auto [line, next] = rest.split('\n');
+      out.append("    ").append(line.data(), line.size());
+      if (line.size() == rest.size())
+        break;
+      out += '\n';
+      rest = next;
+    }
+    return true;
+  });
+  os << llvm::StringRef(document).take_front(at) << "\n  \"bundles\": [\n";
+  for (size_t i = 0; i < entries.size(); ++i)
+    os << entries[i] << (i + 1 < entries.size() ? ",\n" : "\n");
+  os << "  ],\n"
+     << llvm::StringRef(document).drop_front(at + kEmpty.size()) << "\n";
 }
 
 void aimodel::audit::writePreCommitReport(llvm::raw_ostream &os,

@@ -3,15 +3,16 @@
 #include "audit/Shard.h"
 #include "audit/ReportFiles.h"
 
+#include "support/Parallel.h"
 #include "support/PathText.h"
 
 #include "bundle/FileReading.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/SHA256.h"
 #include "llvm/Support/xxhash.h"
 
 #include <algorithm>
@@ -55,8 +56,83 @@ bool aimodel::audit::inShard(const ShardSpec &shard,
   return shard.count > 0 && shardOf(bundlePath, shard.count) == shard.index;
 }
 
+namespace {
+
+/// A field of a tree record: its bytes and a NUL, so no two lists of
+/// fields give the same bytes.
+void addField(std::string &record, llvm::StringRef field) {
+  record += field;
+  record += '\0';
+}
+
+/// lstat's size of `path`, as text; "?" when it cannot be told.
+std::string sizeOf(const std::string &path) {
+  llvm::sys::fs::file_status status;
+  return llvm::sys::fs::status(path, status, /*Follow=*/false)
+             ? std::string("?")
+             : std::to_string(status.getSize());
+}
+
+/// treeRecord() of a bundle no audit of this run listed: opened here.
+std::string recordOf(const bundle::FoundBundle &found,
+                     bundle::FolderCache &folders) {
+  if (found.entryType == bundle::DirEntry::Type::Directory) {
+    // Followed as named, as the walk below a named folder always was.
+    bundle::FoundBundle named = found;
+    named.named = true;
+    llvm::Expected<bundle::OpenedBundle> opened =
+        bundle::openBundle(named, &folders);
+    if (opened)
+      return treeRecord(found, opened->fd.get(), opened->entries);
+    llvm::consumeError(opened.takeError());
+  }
+  std::string record;
+  addField(record, found.path);
+  addField(record, bundle::bundleKindName(found.kind));
+  addField(record, found.entryType == bundle::DirEntry::Type::Directory
+                       ? "unreadable:"
+                       : sizeOf(found.path));
+  return record;
+}
+
+} // namespace
+
 std::string
-aimodel::audit::treeDigest(const std::vector<bundle::FoundBundle> &bundles) {
+aimodel::audit::treeRecord(const bundle::FoundBundle &found, int dirFd,
+                           const std::vector<bundle::DirEntry> &top) {
+  std::string record;
+  addField(record, found.path);
+  addField(record, bundle::bundleKindName(found.kind));
+  std::vector<bundle::WalkError> errors = bundle::walkFolders(
+      dirFd,
+      [&](int fd, const std::string &rel,
+          const std::vector<bundle::DirEntry> &entries) {
+        for (const bundle::DirEntry &entry : entries) {
+          std::string name = bundle::joinPath(rel, entry.name);
+          addField(record, name);
+          addField(record, std::to_string(int(entry.type)));
+          if (entry.type == bundle::DirEntry::Type::File)
+            addField(record, entry.examined
+                                 ? std::to_string(entry.size)
+                                 : sizeOf(bundle::joinPath(found.path, name)));
+          else if (entry.type == bundle::DirEntry::Type::Symlink)
+            addField(record, entry.symlinkTarget);
+        }
+      },
+      [](const bundle::DirEntry &) { return true; }, &top);
+  for (const bundle::WalkError &error : errors)
+    addField(record, "unreadable:" + error.name);
+  return record;
+}
+
+std::string
+aimodel::audit::treeDigest(const std::vector<bundle::FoundBundle> &bundles,
+                           const AuditReport *audited, unsigned jobs) {
+  llvm::StringMap<const std::string *> listed;
+  if (audited)
+    for (const BundleReport &bundle : audited->bundles)
+      if (bundle.treeRecord)
+        listed[bundle.path] = &*bundle.treeRecord;
   std::vector<const bundle::FoundBundle *> sorted;
   for (const bundle::FoundBundle &found : bundles)
     sorted.push_back(&found);
@@ -64,38 +140,21 @@ aimodel::audit::treeDigest(const std::vector<bundle::FoundBundle> &bundles) {
              [](const bundle::FoundBundle *a, const bundle::FoundBundle *b) {
                return a->path < b->path;
              });
-  llvm::SHA256 hash;
-  // Each field ends in a NUL: no two lists give the same bytes.
-  auto add = [&](llvm::StringRef field) {
-    hash.update(field);
-    hash.update(llvm::ArrayRef<uint8_t>{0});
-  };
-  auto sizeOf = [](const std::string &path) {
-    llvm::sys::fs::file_status status;
-    return llvm::sys::fs::status(path, status, /*Follow=*/false)
-               ? std::string("?")
-               : std::to_string(status.getSize());
-  };
-  for (const bundle::FoundBundle *found : sorted) {
-    add(found->path);
-    add(bundle::bundleKindName(found->kind));
-    if (found->entryType != bundle::DirEntry::Type::Directory) {
-      add(sizeOf(found->path));
-      continue;
-    }
-    std::vector<bundle::WalkError> errors = bundle::forEachEntryBelow(
-        found->path, [&](const bundle::DirEntry &entry) {
-          add(entry.name);
-          add(std::to_string(int(entry.type)));
-          if (entry.type == bundle::DirEntry::Type::File)
-            add(sizeOf(bundle::joinPath(found->path, entry.name)));
-          else if (entry.type == bundle::DirEntry::Type::Symlink)
-            add(entry.symlinkTarget);
-        });
-    for (const bundle::WalkError &error : errors)
-      add("unreadable:" + error.name);
+  // Bundles the audit did not list (another shard's, symlinks, IR files,
+  // unreadable ones) are listed here, in parallel.
+  std::vector<std::string> records(sorted.size());
+  bundle::FolderCache folders;
+  support::forEachIndex(sorted.size(), jobs, [&](size_t i) {
+    if (!listed.count(sorted[i]->path))
+      records[i] = recordOf(*sorted[i], folders);
+    return true;
+  });
+  bundle::Sha256 hash; // OpenSSL's: the same digest, faster
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    auto it = listed.find(sorted[i]->path);
+    hash.update(it == listed.end() ? records[i] : *it->second);
   }
-  return bundle::toHex(hash.final());
+  return bundle::toHex(hash.finish());
 }
 
 namespace {

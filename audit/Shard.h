@@ -48,7 +48,15 @@ bool inShard(const ShardSpec &shard, llvm::StringRef bundlePath);
 /// path and kind, and the name, type and size of every entry below it (a
 /// file changed in size, added, removed or renamed changes it). Every
 /// shard of a run computes it over all bundles, so all record the same.
-std::string treeDigest(const std::vector<bundle::FoundBundle> &bundles);
+/// A bundle of `audited` with a treeRecord is not listed again; the others
+/// are, `jobs` at a time.
+std::string treeDigest(const std::vector<bundle::FoundBundle> &bundles,
+                       const AuditReport *audited = nullptr, unsigned jobs = 1);
+
+/// One bundle's part of treeDigest (its fields, each NUL-ended), from its
+/// open folder `dirFd` listed as `top` (EntryDetail::Full).
+std::string treeRecord(const bundle::FoundBundle &found, int dirFd,
+                       const std::vector<bundle::DirEntry> &top);
 
 /// Merges the "aimodel-audit/1" JSON reports of the shards of one run into
 /// the report one unsharded run makes: bundles joined and sorted by their

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <unistd.h>
 
 using namespace aimodel;
 using namespace aimodel::audit;
@@ -316,4 +317,76 @@ TEST(Shard, EveryByteMutatedMergesOrIsRefusedInOneLine) {
     tryMerge(original.substr(0, length));
   EXPECT_GT(refused, original.size()); // most mutations break it
   EXPECT_GT(merged, 0u);               // some (inside a message) do not
+}
+
+TEST(Shard, TheTreeDigestFromTheAuditsListingsIsThatOfAFreshWalk) {
+  // Audited bundles hand their listing to the digest; the others (another
+  // shard's, a symlink, an IR file) are listed by it. Either way the
+  // digest is the same, and it changes with a file's size.
+  aimodel::testing::ScratchDir dir;
+  dir.write("t/a.aimodel/main.hash", "0123456789abcdef0123456789abcdef");
+  dir.write("t/a.aimodel/metadata.json", "{\"assetVersion\": \"2.0\"}");
+  dir.write("t/a.aimodel/sub/deeper/notes.txt", "notes");
+  dir.write("t/b.h18p.aimodelc/metadata.json", "{}");
+  dir.write("t/b.h18p.aimodelc/main-h18p-delegates/x.mpsgraph", "x");
+  dir.write("t/bundle/metadata.json", "{\"metadata_version\": \"0.2\"}");
+  dir.write("t/bundle/c.aimodel/metadata.json", "{}");
+  dir.write("t/loose.mlirb", "ML\xEFR");
+  ASSERT_EQ(::symlink("a.aimodel", dir.path("t/link.aimodel").c_str()), 0);
+  llvm::Expected<bundle::WalkResult> walked =
+      bundle::findBundles({dir.path("t")});
+  ASSERT_TRUE(bool(walked)) << llvm::toString(walked.takeError());
+  ASSERT_EQ(walked->bundles.size(), 6u);
+  AuditOptions options;
+  options.metadataOnly = true;
+  AuditReport report = auditBundles(walked->bundles, options);
+  size_t listedByAudit = 0;
+  for (const BundleReport &bundle : report.bundles)
+    listedByAudit += bool(bundle.treeRecord);
+  EXPECT_EQ(listedByAudit, 4u); // the folders; not the link, the IR file
+  std::string fresh = treeDigest(walked->bundles);
+  EXPECT_EQ(treeDigest(walked->bundles, &report, 3), fresh);
+  EXPECT_EQ(fresh.size(), 64u);
+  dir.write("t/a.aimodel/sub/deeper/notes.txt", "longer notes");
+  EXPECT_NE(treeDigest(walked->bundles), fresh);
+}
+
+TEST(Shard, TheJsonReportWrittenInParallelIsTheDocumentsDump) {
+  // Entries dumped on their own and indented are the whole dump's bytes:
+  // paths that are not UTF-8, tabs, findings with and without examples,
+  // the runtime-contract rules run.
+  AuditReport full = fullReport();
+  full.bundles[1].findings.front().examples = {"a\nb", "\xff",
+                                               "q\"\\\x01\x7f\b\f\r"};
+  full.bundles[1].findings.front().ops = 7;
+  full.bundles[1].findings.front().blockArguments = 2;
+  full.bundles[2].compiled = {"models/n1.h18p.aimodelc", "m/caf\xe9.aimodel"};
+  bundle::StripRecord record;
+  record.tool = "aimodel\tstrip";
+  record.version = "1.0";
+  record.date = "2026";
+  record.from.sha256 = std::string(64, 'f');
+  record.to.sha256 = std::string(64, 'e');
+  full.bundles[3].stripRecord = record;
+  full.bundles[0].rulesRun = {&rules::StateCount, &rules::SingleTokenGraph};
+  full.bundles[2].rulesRun = {&rules::IncompleteLanguageBundle};
+  for (BundleReport &bundle : full.bundles)
+    if (bundle.kind == bundle::BundleKind::Asset &&
+        bundle.path.find("models/") == 0)
+      bundle.kind = bundle::BundleKind::CompiledAsset;
+  for (BundleReport &bundle : full.bundles)
+    if (bundle.kind == bundle::BundleKind::CompiledAsset) {
+      bundle.source = SourceLink{"m/caf\xe9.aimodel", "main.hash"};
+      break;
+    }
+  full.run.inputs = {"m", "pkg"};
+  full.run.tree = std::string(64, 'a');
+  for (const AuditReport &report : {full, AuditReport()})
+    for (unsigned jobs : {1u, 3u}) {
+      std::string written;
+      llvm::raw_string_ostream os(written);
+      writeJsonReport(os, report, kVersion, jobs);
+      os.flush();
+      EXPECT_EQ(written, jsonOf(report) + "\n") << jobs;
+    }
 }

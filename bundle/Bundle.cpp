@@ -14,7 +14,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <dirent.h>
 #include <fcntl.h>
 #include <set>
 #include <sys/stat.h>
@@ -97,53 +96,75 @@ static llvm::Error listingError(int errorNumber) {
       "cannot read directory: " + aimodel::support::errnoReason(errorNumber));
 }
 
-llvm::Expected<std::vector<DirEntry>>
-aimodel::bundle::listDirectory(int dirFd) {
-  // fdopendir takes the descriptor it is given: list through a duplicate,
-  // rewound, since the duplicate shares the caller's read position.
-  int copy = ::fcntl(dirFd, F_DUPFD_CLOEXEC, 0);
-  if (copy < 0)
-    return listingError(errno);
-  DIR *handle = ::fdopendir(copy);
-  if (!handle) {
-    int error = errno;
-    ::close(copy);
-    return listingError(error);
+static DirEntry::Type typeOf(aimodel::support::ListedType type) {
+  using aimodel::support::ListedType;
+  switch (type) {
+  case ListedType::File:
+    return DirEntry::Type::File;
+  case ListedType::Directory:
+    return DirEntry::Type::Directory;
+  case ListedType::Symlink:
+    return DirEntry::Type::Symlink;
+  default:
+    return DirEntry::Type::Other;
   }
-  struct Closer {
-    DIR *handle;
-    ~Closer() { ::closedir(handle); }
-  } closer{handle};
-  ::rewinddir(handle);
+}
+
+llvm::Expected<std::vector<DirEntry>>
+aimodel::bundle::listDirectory(int dirFd, const ListingOptions &options) {
   std::vector<DirEntry> entries;
-  while (true) {
-    errno = 0;
-    struct dirent *d = ::readdir(handle);
-    if (!d) {
-      if (errno != 0)
-        return listingError(errno);
-      break;
-    }
-    llvm::StringRef name(d->d_name);
-    if (name == "." || name == "..")
+  std::vector<support::ListedType> listedTypes;
+  if (llvm::Error error = support::readDirectory(
+          dirFd,
+          [&](llvm::StringRef name, support::ListedType type) {
+            entries.emplace_back().name = name.str();
+            listedTypes.push_back(type);
+          },
+          options.from, options.types))
+    return error;
+  bool anyExamined = false;
+  auto mustExamine = [&](size_t i) {
+    support::ListedType type = listedTypes[i];
+    return options.detail == EntryDetail::Full ||
+           type == support::ListedType::Unknown ||
+           type == support::ListedType::Directory ||
+           type == support::ListedType::Symlink ||
+           // Names alone prove no search permission: one entry is examined.
+           (i + 1 == entries.size() && !anyExamined);
+  };
+  // Entries removed since they were listed are dropped in place.
+  size_t kept = 0;
+  auto keep = [&](size_t i) {
+    if (kept != i)
+      entries[kept] = std::move(entries[i]);
+    ++kept;
+  };
+  for (size_t i = 0; i < entries.size(); ++i) {
+    DirEntry &entry = entries[i];
+    if (!mustExamine(i)) {
+      entry.type = typeOf(listedTypes[i]);
+      keep(i);
       continue;
+    }
+    anyExamined = true;
     struct stat st;
-    if (::fstatat(dirFd, d->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (::fstatat(dirFd, entry.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
       if (errno == ENOENT)
-        continue; // removed since readdir saw it
+        continue; // removed since it was listed
       // Without search permission names can be read but not examined: an
       // entry typed by guess could hide a whole subtree.
       return listingError(errno);
     }
-    DirEntry entry;
-    entry.name = name.str();
     entry.type = typeOf(st);
     entry.device = static_cast<uint64_t>(st.st_dev);
     entry.inode = static_cast<uint64_t>(st.st_ino);
+    entry.size = static_cast<uint64_t>(st.st_size);
+    entry.examined = true;
     if (entry.type == DirEntry::Type::Symlink)
-      entry.symlinkTarget = readLinkTarget(dirFd, d->d_name);
-    entries.push_back(std::move(entry));
+      entry.symlinkTarget = readLinkTarget(dirFd, entry.name.c_str());
+    keep(i);
   }
+  entries.resize(kept);
   // File systems return entries in any order; reports must not.
   std::sort(
       entries.begin(), entries.end(),
@@ -174,7 +195,7 @@ std::vector<WalkError> aimodel::bundle::walkFolders(
                             const std::vector<DirEntry> &)>
         onFolder,
     llvm::function_ref<bool(const DirEntry &)> descend,
-    const std::vector<DirEntry> *top) {
+    const std::vector<DirEntry> *top, EntryDetail detail) {
   std::vector<WalkError> errors;
   // An explicit stack, no recursion: each frame holds its folder open (so
   // children open relative to it, at any depth) and the subfolders still
@@ -188,10 +209,10 @@ std::vector<WalkError> aimodel::bundle::walkFolders(
   };
   std::vector<Frame> stack;
   // A folder mounted inside itself would otherwise be walked forever.
+  // The top's own identity is asked for only once there is a folder to
+  // enter: most bundles have none.
   std::set<std::pair<uint64_t, uint64_t>> entered;
-  struct stat st;
-  if (::fstat(dirFd, &st) == 0)
-    entered.insert({uint64_t(st.st_dev), uint64_t(st.st_ino)});
+  bool topEntered = false;
   auto enter = [&](support::UniqueFd owned, int fd, std::string rel,
                    const std::vector<DirEntry> &entries) {
     onFolder(fd, rel, entries);
@@ -199,6 +220,12 @@ std::vector<WalkError> aimodel::bundle::walkFolders(
     for (const DirEntry &e : entries) {
       if (e.type != DirEntry::Type::Directory)
         continue;
+      if (!topEntered) {
+        topEntered = true;
+        struct stat st;
+        if (::fstat(dirFd, &st) == 0)
+          entered.insert({uint64_t(st.st_dev), uint64_t(st.st_ino)});
+      }
       DirEntry joined = e;
       joined.name = joinPath(frame.rel, e.name);
       if (descend(joined) && entered.insert({e.device, e.inode}).second)
@@ -209,7 +236,8 @@ std::vector<WalkError> aimodel::bundle::walkFolders(
   if (top) {
     enter(support::UniqueFd(), dirFd, "", *top);
   } else {
-    llvm::Expected<std::vector<DirEntry>> listed = listDirectory(dirFd);
+    llvm::Expected<std::vector<DirEntry>> listed =
+        listDirectory(dirFd, {detail});
     if (!listed) {
       errors.push_back({"", reasonOf(listed.takeError())});
       return errors;
@@ -230,7 +258,8 @@ std::vector<WalkError> aimodel::bundle::walkFolders(
       errors.push_back({rel, reasonOf(fd.takeError())});
       continue;
     }
-    llvm::Expected<std::vector<DirEntry>> listed = listDirectory(fd->get());
+    llvm::Expected<std::vector<DirEntry>> listed =
+        listDirectory(fd->get(), {detail, support::ListFrom::FreshDescriptor});
     if (!listed) {
       errors.push_back({rel, reasonOf(listed.takeError())});
       continue;

@@ -8,6 +8,8 @@
 #ifndef AIMODEL_BUNDLE_BUNDLE_H
 #define AIMODEL_BUNDLE_BUNDLE_H
 
+#include "support/DirectoryListing.h"
+
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -40,13 +42,40 @@ struct DirEntry {
   Type type = Type::Other;
   std::string symlinkTarget;      ///< for symlinks: what the link says
   uint64_t device = 0, inode = 0; ///< identity (of the link, for symlinks)
+  uint64_t size = 0;              ///< lstat's size
+  /// lstat'd: identity and size are known (always, but for the files and
+  /// others of an EntryDetail::Types listing).
+  bool examined = false;
+};
+
+/// How much a listing learns of each entry.
+enum class EntryDetail {
+  /// Every entry lstat'd: type, identity and size.
+  Full,
+  /// Types as the listing gives them (d_type); lstat'd only where it gives
+  /// none (DT_UNKNOWN), and folders and symlinks, whose identity a walk
+  /// needs. Files and others are not examined: for callers that open each
+  /// file they care about anyway (its fstat says the rest).
+  Types,
+};
+
+struct ListingOptions {
+  EntryDetail detail = EntryDetail::Full;
+  /// FreshDescriptor: `dirFd` was opened just now, never read (no rewind).
+  support::ListFrom from = support::ListFrom::Start;
+  /// Unknown: as if the file system gave no types (tests of the fallback).
+  support::ListedTypes types = support::ListedTypes::FromListing;
 };
 
 /// Entries of the open directory `dirFd`, sorted by name (byte order), "."
-/// and ".." omitted, each lstat'd relative to the descriptor (so the
-/// directory's path length never matters). An entry that cannot be examined
-/// makes the listing fail: its type would be a guess.
-llvm::Expected<std::vector<DirEntry>> listDirectory(int dirFd);
+/// and ".." omitted, examined (lstat) relative to the descriptor (so the
+/// directory's path length never matters) as `options.detail` says. An
+/// entry that cannot be examined makes the listing fail: its type would be
+/// a guess. So does a folder whose names can be read but whose entries
+/// cannot be examined (no search permission), even when no entry needed
+/// examining: one is, to tell.
+llvm::Expected<std::vector<DirEntry>>
+listDirectory(int dirFd, const ListingOptions &options = {});
 
 /// Entries of the directory at `dir`, a path the user named (followed).
 llvm::Expected<std::vector<DirEntry>> listDirectory(llvm::StringRef dir);
@@ -63,13 +92,15 @@ struct WalkError {
 /// name relative to `dirFd`) returns true; symlinks never are, so loops
 /// cannot hang it. `top`, when given, is dirFd's listing, so it is not
 /// listed twice. Descriptors are held along the current branch only.
+/// Folders are listed with `detail`.
 std::vector<WalkError>
 walkFolders(int dirFd,
             llvm::function_ref<void(int fd, const std::string &rel,
                                     const std::vector<DirEntry> &entries)>
                 onFolder,
             llvm::function_ref<bool(const DirEntry &)> descend,
-            const std::vector<DirEntry> *top = nullptr);
+            const std::vector<DirEntry> *top = nullptr,
+            EntryDetail detail = EntryDetail::Full);
 
 /// Calls `visit` for every entry at any depth below the open directory
 /// `dirFd` (names relative to it), entering real directories only; when

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <fcntl.h>
 #include <memory>
 #include <unistd.h>
@@ -21,10 +22,13 @@ using aimodel::support::RegularFile;
 using aimodel::support::Symlinks;
 namespace support = aimodel::support;
 
-/// Reads up to `want` bytes, retrying short reads and EINTR.
-static llvm::Expected<size_t> readFully(int fd, char *buffer, size_t want) {
+/// Reads up to `want` bytes, retrying short reads and EINTR; stops early
+/// once `enough` bytes are in (a file's size: whether more follow, the
+/// state the caller checks after the read says, one read(2) fewer).
+static llvm::Expected<size_t> readFully(int fd, char *buffer, size_t want,
+                                        size_t enough = SIZE_MAX) {
   size_t got = 0;
-  while (got < want) {
+  while (got < want && got != enough) {
     ssize_t n = ::read(fd, buffer + got, want - got);
     if (n < 0) {
       if (errno == EINTR)
@@ -54,10 +58,11 @@ readAll(RegularFile &file, llvm::StringRef name, uint64_t maxBytes) {
         "is %llu bytes, over the %llu-byte limit",
         (unsigned long long)file.size(), (unsigned long long)maxBytes);
   support::ReadWatch watch(file, name);
-  // One byte past its size, so a file that grew since it was opened shows.
+  // One byte past its size, so a file that grew since it was opened shows
+  // (or its state after the read, when the read ends at the size).
   std::string data(static_cast<size_t>(file.size()) + 1, '\0');
   llvm::Expected<size_t> got =
-      readFully(file.fd.get(), data.data(), data.size());
+      readFully(file.fd.get(), data.data(), data.size(), file.size());
   if (!got)
     return got.takeError();
   if (*got > maxBytes)
@@ -87,6 +92,39 @@ llvm::Expected<std::string> aimodel::bundle::readSmallFile(llvm::StringRef path,
   if (!file)
     return file.takeError();
   return readAll(*file, path, maxBytes);
+}
+
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+aimodel::bundle::readWholeFile(support::RegularFile &file,
+                               llvm::StringRef name) {
+  support::ReadWatch watch(file, name);
+  std::unique_ptr<llvm::WritableMemoryBuffer> buffer =
+      llvm::WritableMemoryBuffer::getNewUninitMemBuffer(
+          static_cast<size_t>(file.size()), name);
+  if (!buffer)
+    return llvm::createStringError(
+        std::make_error_code(std::errc::not_enough_memory),
+        "is too large to be read");
+  // Exactly its size: a file that grew or shrank meanwhile has another
+  // state after the read, or fewer bytes. With pread, so a caller that
+  // falls back to reading it otherwise finds its position untouched.
+  char *data = buffer->getBufferStart();
+  size_t got = 0, want = buffer->getBufferSize();
+  while (got < want) {
+    ssize_t n = ::pread(file.fd.get(), data + got, want - got, off_t(got));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      return llvm::createStringError(
+          std::error_code(errno, std::generic_category()),
+          "read failed: " + aimodel::support::errnoReason(errno));
+    if (n == 0)
+      break;
+    got += size_t(n);
+  }
+  if (watch.changedAfterReading(got))
+    return changedError();
+  return std::unique_ptr<llvm::MemoryBuffer>(std::move(buffer));
 }
 
 aimodel::bundle::Sha256::Sha256() : context(EVP_MD_CTX_new()) {
@@ -122,17 +160,24 @@ aimodel::bundle::sha256File(support::RegularFile &file, llvm::StringRef name) {
   support::ReadWatch watch(file, name);
   support::adviseSequentialRead(fd);
   Sha256 hash;
-  std::vector<char> chunk(1 << 20);
+  // A chunk of at most 1 MiB, one byte past a smaller file (so one read
+  // takes it whole), left uninitialised: reads fill what is used.
+  size_t size = size_t(std::min<uint64_t>(file.size() + 1, 1 << 20));
+  std::unique_ptr<char[]> chunk(new char[size]);
   uint64_t total = 0;
   while (true) {
-    llvm::Expected<size_t> got = readFully(fd, chunk.data(), chunk.size());
+    // Up to the size it had when opened (what follows, the state after
+    // the read says): no read(2) that can only return 0.
+    uint64_t left = file.size() > total ? file.size() - total : 0;
+    llvm::Expected<size_t> got = readFully(
+        fd, chunk.get(), size, size_t(std::min<uint64_t>(left, SIZE_MAX)));
     if (!got)
       return got.takeError();
     if (*got == 0)
       break;
     total += *got;
-    hash.update(llvm::StringRef(chunk.data(), *got));
-    if (*got < chunk.size())
+    hash.update(llvm::StringRef(chunk.get(), *got));
+    if (*got < size)
       break;
   }
   // Other bytes than the file had when opened: the digest is of no file

@@ -14,9 +14,11 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace aimodel::bundle {
@@ -33,6 +35,14 @@ llvm::Expected<std::string> readSmallFile(int dirFd, llvm::StringRef name,
 /// The same for `path`, whose last component is never followed.
 llvm::Expected<std::string> readSmallFile(llvm::StringRef path,
                                           uint64_t maxBytes);
+
+/// The whole of the open regular file `file`, read into memory (no mapping:
+/// for small files, where a read is cheaper than a map and an unmap). A
+/// file that changes meanwhile is an error ("changed while it was read"),
+/// recorded as such (support/ReadGuard.h); `name` names it there and is
+/// the buffer's identifier.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+readWholeFile(support::RegularFile &file, llvm::StringRef name);
 
 /// SHA-256 of a stream of bytes.
 class Sha256 {

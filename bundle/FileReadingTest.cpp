@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -76,4 +77,48 @@ TEST(FileReading, NothingBelowADirectoryDescriptorIsFollowed) {
   ASSERT_FALSE(bool(hashed));
   EXPECT_EQ(llvm::toString(hashed.takeError()),
             "'link' is a symlink; not followed");
+}
+
+TEST(FileReading, AFileChangedAfterItWasOpenedIsNeverReadAsWhole) {
+  // Reads stop at the size the file had when opened (no read(2) that can
+  // only return 0): what changed since shows in its state after the read.
+  aimodel::testing::ScratchDir dir;
+  std::string path = dir.write("f", "0123456789");
+  auto open = [&] {
+    return aimodel::support::openRegularFile(
+        path, aimodel::support::Symlinks::Refuse);
+  };
+  llvm::Expected<aimodel::support::RegularFile> same = open();
+  ASSERT_TRUE(bool(same));
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> whole =
+      readWholeFile(*same, "f");
+  ASSERT_TRUE(bool(whole)) << llvm::toString(whole.takeError());
+  EXPECT_EQ((*whole)->getBuffer(), "0123456789");
+  EXPECT_EQ((*whole)->getBufferIdentifier(), "f");
+  llvm::Expected<std::string> small = readSmallFile(path, 100);
+  ASSERT_TRUE(bool(small));
+  EXPECT_EQ(*small, "0123456789");
+
+  for (const char *now : {"0123456789abc", "01234", "9876543210"}) {
+    llvm::Expected<aimodel::support::RegularFile> before = open();
+    llvm::Expected<aimodel::support::RegularFile> hashed = open();
+    ASSERT_TRUE(bool(before) && bool(hashed));
+    // Rewritten in place: another size or, for the same size, another
+    // modification time (set apart from the first, whatever the clock).
+    {
+      int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC);
+      ASSERT_GE(fd, 0);
+      ASSERT_EQ(::write(fd, now, std::strlen(now)), ssize_t(std::strlen(now)));
+      struct timespec times[2] = {{0, UTIME_OMIT}, {12345, 0}};
+      ASSERT_EQ(::futimens(fd, times), 0);
+      ::close(fd);
+    }
+    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> changed =
+        readWholeFile(*before, "f");
+    ASSERT_FALSE(bool(changed)) << now;
+    EXPECT_EQ(llvm::toString(changed.takeError()), "changed while it was read");
+    llvm::Expected<Sha256Digest> digest = sha256File(*hashed, "f");
+    ASSERT_FALSE(bool(digest)) << now;
+    EXPECT_EQ(llvm::toString(digest.takeError()), "changed while it was read");
+  }
 }

@@ -3,6 +3,7 @@
 #include "bundle/IRFiles.h"
 
 #include "bundle/Bundle.h"
+#include "bundle/FileReading.h"
 #include "support/PathText.h"
 
 #include <algorithm>
@@ -95,11 +96,24 @@ llvm::Expected<bundle::IRFiles> bundle::IRFiles::open(const std::string &path,
   return files;
 }
 
+/// Below this size the IR file is read into memory rather than mapped.
+static constexpr uint64_t kReadNotMapBytes = 1 << 20;
+
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 bundle::IRFiles::map(size_t index) {
   if (index == 0 && first_) {
     support::RegularFile file = std::move(*first_);
     first_.reset();
+    // A small file is read, not mapped: a read costs less than a mapping
+    // and its unmapping. A read that fails is retried as a mapping, which
+    // meets (and reports) whatever stopped it as before.
+    if (file.size() < kReadNotMapBytes) {
+      llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> read =
+          readWholeFile(file, paths_[0]);
+      if (read)
+        return read;
+      llvm::consumeError(read.takeError());
+    }
     return support::mapRegularFile(std::move(file), paths_[0]);
   }
   if (!bundle_) // a plain PATH is mapped once

@@ -9,10 +9,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <fcntl.h>
 #include <optional>
 #include <set>
 #include <sys/stat.h>
-#include <tuple>
 #include <unistd.h>
 
 using namespace aimodel::bundle;
@@ -149,15 +149,33 @@ startsAsBytecode(llvm::Expected<aimodel::support::RegularFile> file) {
   return aimodel::bytecode::looksLikeBytecode(*head);
 }
 
-/// A file met by the walk: one that cannot be read is no IR file to audit
-/// (it belongs to no asset, whose members are checked on their own).
-bool isBytecodeFile(llvm::Expected<aimodel::support::RegularFile> file) {
-  llvm::Expected<bool> bytecode = startsAsBytecode(std::move(file));
+/// A file met by the walk, when it is an IR file: its identity as opened.
+/// One that cannot be read is no IR file to audit (it belongs to no asset,
+/// whose members are checked on their own).
+std::optional<Identity>
+bytecodeFileIdentity(llvm::Expected<aimodel::support::RegularFile> file) {
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return std::nullopt;
+  }
+  Identity identity(file->state.identity.device, file->state.identity.inode);
+  llvm::Expected<bool> bytecode = startsAsBytecode(std::move(*file));
   if (!bytecode) {
     llvm::consumeError(bytecode.takeError());
-    return false;
+    return std::nullopt;
   }
-  return *bytecode;
+  return *bytecode ? std::optional<Identity>(identity) : std::nullopt;
+}
+
+/// The identity of `entry` below `dirFd`: as listed when the listing
+/// examined it, else as lstat says now; (0, 0) when it cannot be told.
+Identity identityOf(int dirFd, const DirEntry &entry) {
+  if (entry.examined)
+    return Identity(entry.device, entry.inode);
+  struct stat st;
+  if (::fstatat(dirFd, entry.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+    return Identity(0, 0);
+  return Identity(st.st_dev, st.st_ino);
 }
 
 /// Walks one root folder, already open and listed.
@@ -177,34 +195,36 @@ void walkRoot(const std::string &root, size_t rootIndex, int rootFd,
           bundle.named = rel.empty();
           found.push_back({std::move(bundle), id, true, rootIndex});
         }
-        for (const DirEntry &entry : entries)
-          if (entry.type == DirEntry::Type::File &&
-              !assetKindFromName(entry.name) &&
-              isBytecodeFile(aimodel::support::openRegularFile(
-                  fd, entry.name, aimodel::support::Symlinks::Refuse)))
+        for (const DirEntry &entry : entries) {
+          std::optional<BundleKind> kind = assetKindFromName(entry.name);
+          if (entry.type == DirEntry::Type::File && !kind) {
             // IR outside any asset (a backup, a dump) is audited too, so a
             // tree is never clean while it ships debug payload.
-            found.push_back(
-                {{joinPath(dir, entry.name), BundleKind::IRFile, entry.type},
-                 {entry.device, entry.inode},
-                 true,
-                 rootIndex});
-          else if (std::optional<BundleKind> kind =
-                       assetKindFromName(entry.name))
+            if (std::optional<Identity> ir =
+                    bytecodeFileIdentity(aimodel::support::openRegularFile(
+                        fd, entry.name, aimodel::support::Symlinks::Refuse)))
+              found.push_back(
+                  {{joinPath(dir, entry.name), BundleKind::IRFile, entry.type},
+                   *ir,
+                   true,
+                   rootIndex});
+          } else if (kind) {
             // Assets are leaves: their insides are checked by the audit,
             // not searched for more bundles.
             found.push_back({{joinPath(dir, entry.name), *kind, entry.type,
                               entry.symlinkTarget},
-                             {entry.device, entry.inode},
+                             identityOf(fd, entry),
                              true,
                              rootIndex});
+          }
+        }
       },
       [&](const DirEntry &entry) {
         // A folder reached again under another root is not walked twice.
         return !assetKindFromName(baseName(entry.name)) &&
                entered.insert({entry.device, entry.inode}).second;
       },
-      &top);
+      &top, EntryDetail::Types);
   for (const WalkError &error : errors)
     result.errors.push_back(printablePath(joinPath(root, error.name)) +
                             ": cannot read directory: " + error.reason);
@@ -315,8 +335,11 @@ aimodel::bundle::findBundles(const std::vector<std::string> &roots) {
       continue; // the same folder named twice ("d ./d")
     llvm::Expected<support::UniqueFd> fd =
         support::openDirectory(root, support::Symlinks::Follow);
+    // Types from the listing: files are opened (to look for IR) or left
+    // alone, folders and symlinks are examined anyway.
     llvm::Expected<std::vector<DirEntry>> top =
-        fd ? listDirectory(fd->get())
+        fd ? listDirectory(fd->get(), {EntryDetail::Types,
+                                       support::ListFrom::FreshDescriptor})
            : llvm::Expected<std::vector<DirEntry>>(fd.takeError());
     if (!top) {
       std::error_code code = llvm::errorToErrorCode(top.takeError());
@@ -334,8 +357,10 @@ aimodel::bundle::findBundles(const std::vector<std::string> &roots) {
   for (size_t i = 0; i < order.size(); ++i)
     order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return std::make_tuple(found[a].bundle.path, !found[a].walked) <
-           std::make_tuple(found[b].bundle.path, !found[b].walked);
+    // By reference: a tuple of the paths would copy two per comparison.
+    if (int order = found[a].bundle.path.compare(found[b].bundle.path))
+      return order < 0;
+    return found[a].walked && !found[b].walked;
   });
   std::vector<size_t> kept;
   for (size_t i : order)

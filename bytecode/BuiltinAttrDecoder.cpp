@@ -392,7 +392,10 @@ Error Decoder::classifyAttributes() {
 Error Decoder::decodeBuiltinAttributes() {
   // One scratch entry whose vectors keep their capacity across entries.
   DecodedAttr scratch;
+  attrRefs.clear();
+  attrRefsBegin.assign(file.attributes_.size() + 1, 0);
   for (uint64_t i = 0; i < file.attributes_.size(); ++i) {
+    attrRefsBegin[i] = attrRefs.size();
     const AttrTypeEntry &entry = file.attributes_[i];
     if (!entry.hasCustomEncoding || entry.dialect != builtinDialect)
       continue;
@@ -407,7 +410,9 @@ Error Decoder::decodeBuiltinAttributes() {
       return err;
     if (auto err = checkBuiltinAttribute(file, i, scratch))
       return err;
+    appendAttrReferences(file, scratch, attrRefs);
   }
+  attrRefsBegin.back() = attrRefs.size();
   return Error::success();
 }
 

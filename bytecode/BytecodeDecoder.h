@@ -60,6 +60,12 @@ public:
   uint64_t size;
   /// Index of the `builtin` dialect, or kNone.
   uint64_t builtinDialect = kNone;
+  /// The entries each attribute refers to (appendAttrReferences), as
+  /// decodeBuiltinAttributes found them: attribute i's are
+  /// attrRefs[attrRefsBegin[i], attrRefsBegin[i + 1]). So checkEntryGraph
+  /// need not decode every entry again.
+  std::vector<uint64_t> attrRefs;
+  std::vector<uint64_t> attrRefsBegin;
 };
 
 /// Decodes (validates) custom-encoded builtin type `index` into `out`, or

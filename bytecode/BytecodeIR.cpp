@@ -27,8 +27,9 @@
 
 #include "bytecode/BytecodeDecoder.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 #include <map>
-#include <unordered_map>
 
 using namespace aimodel::bytecode;
 using llvm::Error;
@@ -63,7 +64,9 @@ struct ForwardUse {
 struct ValueScope {
   uint64_t reservedEnd = 0;      ///< ids [0, reservedEnd) are reserved
   std::vector<uint64_t> nextIds; ///< next id to define, per open region
-  std::unordered_map<uint64_t, ValueSlot> defined;
+  /// Open addressing, not a node per value. Ids stay far below DenseMap's
+  /// reserved keys (~0 and ~0 - 1): they are bounded by the file's size.
+  llvm::DenseMap<uint64_t, ValueSlot> defined;
   std::map<uint64_t, std::vector<ForwardUse>> forwardUses;
 };
 

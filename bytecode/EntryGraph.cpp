@@ -157,6 +157,12 @@ Error Decoder::checkEntryGraph() {
     if (node < numAttrs) {
       if (isLeaf(file.attrKinds_[node]))
         return Error::success();
+      // As decodeBuiltinAttributes found them, when it ran; else decoded.
+      if (attrRefsBegin.size() == numAttrs + 1) {
+        refs.assign(attrRefs.begin() + attrRefsBegin[node],
+                    attrRefs.begin() + attrRefsBegin[node + 1]);
+        return Error::success();
+      }
       attr.elements.clear();
       attr.namedAttrs.clear();
       attr.nameAttr = attr.childLoc = attr.callerLoc = attr.metadata = kNone;
@@ -203,5 +209,7 @@ Error Decoder::checkEntryGraph() {
         path.back().deepest = std::max(path.back().deepest, done);
     }
   }
+  attrRefs = {};
+  attrRefsBegin = {};
   return Error::success();
 }

@@ -12,6 +12,8 @@
 #include "bytecode/BytecodeReader.h"
 #include "mlir-passes/LocationPredicates.h"
 
+#include <array>
+
 namespace aimodel::passes {
 
 struct BytecodeLocationView {
@@ -42,7 +44,7 @@ struct BytecodeLocationView {
     }
   }
   void children(uint64_t index, llvm::SmallVectorImpl<uint64_t> &out) const {
-    bytecode::DecodedAttr attr = file.decodedAttr(index);
+    const bytecode::DecodedAttr &attr = decoded(index);
     switch (attr.kind) {
     case bytecode::AttrKind::CallSiteLoc:
       out.push_back(attr.childLoc);
@@ -72,21 +74,21 @@ struct BytecodeLocationView {
     return false;
   }
   llvm::StringRef nameOf(uint64_t index) const {
-    bytecode::DecodedAttr attr = file.decodedAttr(index);
+    const bytecode::DecodedAttr &attr = decoded(index);
     return attr.kind == bytecode::AttrKind::NameLoc ? attr.str : "";
   }
   llvm::StringRef fileOf(uint64_t index) const {
-    bytecode::DecodedAttr attr = file.decodedAttr(index);
+    const bytecode::DecodedAttr &attr = decoded(index);
     return attr.kind == bytecode::AttrKind::FileLineColLoc ? attr.str : "";
   }
   unsigned columnOf(uint64_t index) const {
-    bytecode::DecodedAttr attr = file.decodedAttr(index);
+    const bytecode::DecodedAttr &attr = decoded(index);
     return attr.kind == bytecode::AttrKind::FileLineColLoc
                ? unsigned(attr.column)
                : 0;
   }
   unsigned lineOf(uint64_t index) const {
-    bytecode::DecodedAttr attr = file.decodedAttr(index);
+    const bytecode::DecodedAttr &attr = decoded(index);
     return attr.kind == bytecode::AttrKind::FileLineColLoc ? unsigned(attr.line)
                                                            : 0;
   }
@@ -111,6 +113,27 @@ struct BytecodeLocationView {
   }
 
   const bytecode::BytecodeFile &file;
+
+private:
+  /// Attribute `index` decoded, kept while the next few are asked for: a
+  /// predicate asks several questions of one node in a row (isBareOpId:
+  /// name, children, then file and column of the child), and each would
+  /// decode it again. Valid until the next call.
+  const bytecode::DecodedAttr &decoded(uint64_t index) const {
+    for (const Recent &recent : recent_)
+      if (recent.index == index)
+        return recent.attr;
+    Recent &slot = recent_[next_++ % recent_.size()];
+    slot.index = index;
+    slot.attr = file.decodedAttr(index);
+    return slot.attr;
+  }
+  struct Recent {
+    uint64_t index = bytecode::kNone;
+    bytecode::DecodedAttr attr;
+  };
+  mutable std::array<Recent, 4> recent_;
+  mutable unsigned next_ = 0;
 };
 
 } // namespace aimodel::passes

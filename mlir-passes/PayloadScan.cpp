@@ -228,14 +228,48 @@ PayloadScan aimodel::passes::scanPayload(const BytecodeFile &file) {
   return scanPayload(file, bytecode::findReachable(file));
 }
 
+/// Whether scanPayload(file) finds any piece at all: what it classifies,
+/// classified alike, up to the first piece (most files have none; those
+/// that do, have it early).
+static bool anyPayload(const BytecodeFile &file) {
+  auto carries = [](llvm::StringRef bytes, bool isString) {
+    bool any = false;
+    auto found = [&](PayloadKind, llvm::StringRef) { any = true; };
+    if (isString)
+      classifyPayload(bytes, found);
+    if (!any)
+      classifyBytes(bytes, found);
+    return any;
+  };
+  for (llvm::StringRef text : file.strings())
+    if (carries(text, /*isString=*/true))
+      return true;
+  for (uint64_t i = 0; i < file.attributes().size(); ++i)
+    if (isInlineText(file, i) &&
+        carries(file.bytesOf(file.attributes()[i].encoding), false))
+      return true;
+  for (uint64_t i = 0; i < file.types().size(); ++i) {
+    const bytecode::AttrTypeEntry &entry = file.types()[i];
+    if ((!entry.hasCustomEncoding ||
+         file.typeCode(i) == bytecode::TypeCode::NotBuiltin) &&
+        carries(file.bytesOf(entry.encoding), false))
+      return true;
+  }
+  for (const bytecode::Operation &op : file.operations())
+    if (op.propertiesForm == bytecode::PropertiesForm::Native &&
+        carries(file.bytesOf(op.propertiesBlob), false))
+      return true;
+  for (const bytecode::Dialect &dialect : file.dialects())
+    if (dialect.versionBlob &&
+        carries(file.bytesOf(*dialect.versionBlob), false))
+      return true;
+  return false;
+}
+
 std::optional<IRFinding>
 aimodel::passes::debugPayloadFinding(const BytecodeFile &file) {
   // Reachability (where a piece lives) only when there is a piece at all.
-  bytecode::Reachability none;
-  none.attributes.assign(file.attributes().size(), 0);
-  none.types.assign(file.types().size(), 0);
-  none.strings.assign(file.strings().size(), 0);
-  if (scanPayload(file, none).hits.empty())
+  if (!anyPayload(file))
     return std::nullopt;
   PayloadScan scan = scanPayload(file);
   constexpr size_t kExamples = 3;

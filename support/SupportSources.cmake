@@ -2,6 +2,7 @@
 # by the main build and by the fuzzer's standalone clang build (a file added
 # here reaches both, so the fuzzer cannot miss a new dependency).
 set(AIMODEL_SUPPORT_SOURCES
+  support/DirectoryListing.cpp
   support/FileSystem.cpp
   support/GitLfsPointer.cpp
   support/MarkupText.cpp

@@ -1,8 +1,9 @@
 # Shared by the benchmark scripts: timing whole commands. Sourced.
 #
 # measure NAME CMD...: runs CMD $REPEAT times (stdout discarded); sets
-# MED_TIME (s) and MED_RSS (MiB) to the medians; returns 1 when a run fails
-# (its stderr is shown). Needs GNU time (ensure_gnu_time installs it).
+# MED_TIME (s) and MED_RSS (MiB) to the medians and RUN_TIMES to every run's
+# time, in order; returns 1 when a run fails (its stderr is shown). Needs GNU
+# time (ensure_gnu_time installs it).
 
 median() { sort -g | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]}'; }
 
@@ -40,6 +41,7 @@ measure() {
     rm -f "$out" "$out.time"
     printf '  %-40s run %d: %7.3f s %8.1f MiB\n' "$name" "$i" "$t" "$(awk -v k="$m" 'BEGIN{print k/1024}')" >&2
   done
+  RUN_TIMES="${times[*]}"
   MED_TIME=$(printf '%s\n' "${times[@]}" | median)
   MED_RSS=$(printf '%s\n' "${rss[@]}" | median | awk '{printf "%.1f", $1 / 1024}')
 }

@@ -165,7 +165,10 @@ int exitFor(const std::string &failOn, std::optional<audit::Severity> worst) {
 void writeReport(const AuditCommandOptions &options,
                  const audit::AuditReport &report) {
   if (options.format == "json")
-    llvm::outs() << toJson(report, AIMODEL_VERSION).dump(2) << "\n";
+    audit::writeJsonReport(
+        llvm::outs(), report, AIMODEL_VERSION,
+        options.jobs ? options.jobs
+                     : std::max(1u, std::thread::hardware_concurrency()));
   else if (options.format == "sarif")
     audit::writeSarifReport(llvm::outs(), report, AIMODEL_VERSION,
                             options.sarifRoot);
@@ -343,7 +346,8 @@ int runAudit(AuditCommandOptions options) {
   report.run.metadataOnly = options.metadataOnly;
   if (!options.baseline.empty())
     report.run.baselineFile = options.baseline;
-  report.run.tree = audit::treeDigest(shard ? everyBundle : walked->bundles);
+  report.run.tree = audit::treeDigest(shard ? everyBundle : walked->bundles,
+                                      &report, auditOptions.jobs);
   report.run.runId = options.runId;
   if (config) {
     audit::ConfigEffect effect = audit::applyConfig(*config, report, cwd);
