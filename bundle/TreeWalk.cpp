@@ -43,6 +43,14 @@ bool BundleFolderCache::isBundleFolder(const std::string &folder) {
     llvm::consumeError(fd.takeError()); // gone, or not a folder
     return false;
   }
+  // Folders above a PATH may be large ($HOME, /tmp): they are listed only
+  // when their metadata.json is there and cannot settle the question.
+  MetadataResult parsed = loadMetadata(fd->get(), "metadata.json");
+  if (parsed.object)
+    return it->second = parsed.object->contains("metadata_version");
+  if (parsed.problem == MetadataProblem::Unreadable &&
+      llvm::StringRef(parsed.message).ends_with("no such file or directory"))
+    return false;
   llvm::Expected<std::vector<DirEntry>> entries = listDirectory(fd->get());
   if (!entries) {
     llvm::consumeError(entries.takeError());
