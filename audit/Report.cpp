@@ -291,12 +291,22 @@ public:
     out += ": ";
   }
   void string(llvm::StringRef text) {
-    const auto *begin = reinterpret_cast<const llvm::UTF8 *>(text.data());
-    if (!llvm::isLegalUTF8String(&begin, begin + text.size()))
-      valid = false;
+    // Most text is ASCII: only text with a byte >= 0x80 is checked as
+    // UTF-8, and runs of bytes that need no escape are copied whole.
+    if (llvm::any_of(text, [](char c) { return (unsigned char)c >= 0x80; })) {
+      const auto *begin = reinterpret_cast<const llvm::UTF8 *>(text.data());
+      if (!llvm::isLegalUTF8String(&begin, begin + text.size()))
+        valid = false;
+    }
     static const char hex[] = "0123456789abcdef";
     out += '"';
-    for (char c : text) {
+    size_t run = 0;
+    for (size_t i = 0; i < text.size(); ++i) {
+      char c = text[i];
+      if (c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20)
+        continue;
+      out.append(text.data() + run, i - run);
+      run = i + 1;
       switch (c) {
       case '"':
         out += "\\\"";
@@ -320,15 +330,12 @@ public:
         out += "\\t";
         break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += "\\u00";
-          out += hex[(c >> 4) & 0xF];
-          out += hex[c & 0xF];
-        } else {
-          out += c;
-        }
+        out += "\\u00";
+        out += hex[(c >> 4) & 0xF];
+        out += hex[c & 0xF];
       }
     }
+    out.append(text.data() + run, text.size() - run);
     out += '"';
   }
   void number(uint64_t value) { out += std::to_string(value); }
