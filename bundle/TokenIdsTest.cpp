@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "bundle/TokenIds.h"
+#include "testing/TokenIdsReference.h"
 
 #include <nlohmann/json.hpp>
 
@@ -66,76 +67,9 @@ std::string randomTokenizer(std::mt19937 &random) {
          "[123456], \"flag\": true, \"x\": -0.5E+3}}";
 }
 
-/// The reference: nlohmann's SAX events, every id kept (a key twice in one
-/// object counts twice, as in the scanner).
-class Reference : public nlohmann::json_sax<Json> {
-public:
-  std::optional<uint64_t> highest;
-  bool null() override { return scalar(); }
-  bool boolean(bool) override { return scalar(); }
-  bool number_integer(number_integer_t) override { return scalar(); }
-  bool number_unsigned(number_unsigned_t n) override {
-    if ((path.size() == 3 && path[0] == "model" && path[1] == "vocab" &&
-         !isArray[2]) ||
-        (path.size() == 3 && path[0] == "added_tokens" && isArray[1] &&
-         !isArray[2] && path[2] == "id"))
-      highest = std::max(highest.value_or(0), uint64_t(n));
-    return scalar();
-  }
-  bool number_float(number_float_t, const string_t &) override {
-    return scalar();
-  }
-  bool string(string_t &) override { return scalar(); }
-  bool binary(binary_t &) override { return scalar(); }
-  bool start_object(std::size_t) override { return open(false); }
-  bool key(string_t &name) override {
-    path.back() = name;
-    return true;
-  }
-  bool end_object() override { return close(); }
-  bool start_array(std::size_t) override { return open(true); }
-  bool end_array() override { return close(); }
-  bool parse_error(std::size_t, const std::string &,
-                   const nlohmann::detail::exception &) override {
-    return false;
-  }
-
-private:
-  std::vector<std::string> path;
-  std::vector<bool> isArray;
-  std::vector<uint64_t> counts;
-  bool inVocabList() const {
-    return path.size() == 3 && path[0] == "model" && path[1] == "vocab" &&
-           isArray[2];
-  }
-  bool scalar() {
-    if (inVocabList())
-      ++counts.back();
-    return true;
-  }
-  bool open(bool array) {
-    if (inVocabList())
-      ++counts.back();
-    // A key's place is only kept on the way to what matters.
-    std::string key;
-    path.push_back(key);
-    isArray.push_back(array);
-    counts.push_back(0);
-    return true;
-  }
-  bool close() {
-    if (inVocabList() && counts.back())
-      highest = std::max(highest.value_or(0), counts.back() - 1);
-    path.pop_back();
-    isArray.pop_back();
-    counts.pop_back();
-    return true;
-  }
-};
-
 std::optional<uint64_t> referenceHighest(const std::string &text) {
-  Reference reference;
-  EXPECT_TRUE(Json::sax_parse(text, &reference));
+  aimodel::testing::TokenIdsReference reference;
+  EXPECT_TRUE(reference.parse(text));
   return reference.highest;
 }
 
