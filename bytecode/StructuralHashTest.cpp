@@ -47,18 +47,8 @@ const char *const kShifted = R"mlir(
     t = dense<[4, 5]> : tensor<2xi64>, u = tensor<9xf16>} : () -> () loc("p.py":9:9)
 )mlir";
 
-class StructuralHashTest : public ::testing::Test {
+class StructuralHashTest : public MlirTextTest {
 protected:
-  void SetUp() override {
-    mlirOpt = findMlirOpt();
-    if (mlirOpt.empty())
-      GTEST_SKIP() << "mlir-opt-22 not found (set AIMODEL_MLIR_OPT)";
-  }
-  std::unique_ptr<BytecodeFile> load(const std::string &text) {
-    auto decoded = decode(emitBytecode(mlirOpt, text));
-    EXPECT_TRUE(bool(decoded)) << llvm::toString(decoded.takeError());
-    return decoded ? std::move(*decoded) : nullptr;
-  }
   static const Operation &op(const BytecodeFile &file, llvm::StringRef name) {
     for (const Operation &candidate : file.operations())
       if (file.fullOpName(candidate.name) == name)
@@ -66,7 +56,6 @@ protected:
     ADD_FAILURE() << "no " << name.str();
     return file.operations()[0];
   }
-  std::string mlirOpt;
 };
 
 TEST_F(StructuralHashTest, EqualAcrossTableOrders) {
